@@ -1,0 +1,220 @@
+/**
+ * The per-run event bus: `seq` numbering, typed listeners on eventemitter3,
+ * and async-iterator consumption with backpressure.
+ *
+ * Slow consumers. Each async iterator has its own queue. Nothing is dropped:
+ * when a queue holds `highWaterMark` events (default 1024), producers that
+ * await {@link EventBus.backpressure} — the executor does at every model-stream
+ * part, tool result and turn — pause until it drains to half. Memory is thus
+ * bounded by the high-water mark plus what one step emits between two such
+ * points. An iterator that is abandoned without `break`/`return()` keeps its
+ * queue; it is released when the run ends. Listeners (`on`) are synchronous
+ * and never slow the run beyond their own cost; a throwing listener is
+ * reported to `onListenerError` and the run goes on.
+ * @module
+ */
+import { EventEmitter } from 'eventemitter3';
+import type { Emitter, EventPayloads, EventTags, EventType, TandemEvent } from './events.js';
+import type { Clock } from './seams.js';
+
+/** Options of an {@link EventBus}. */
+export interface EventBusOptions {
+  runId: string;
+  clock: Clock;
+  /** Queue length per async iterator at which producers pause. Default 1024. */
+  highWaterMark?: number;
+  /** Called with errors thrown by listeners. Default: `console.error`. */
+  onListenerError?: (error: unknown, event: TandemEvent) => void;
+}
+
+type Listener<T extends EventType> = (event: TandemEvent<T>) => void;
+
+class IteratorQueue {
+  items: TandemEvent[] = [];
+  head = 0;
+  waiting: ((r: IteratorResult<TandemEvent>) => void) | undefined;
+  done = false;
+  get size(): number {
+    return this.items.length - this.head;
+  }
+  shift(): TandemEvent | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head]!;
+    this.items[this.head++] = undefined as never;
+    if (this.head > 512 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/** Emits a run's events to listeners and async iterators. */
+export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
+  readonly runId: string;
+  private seq = 0;
+  private ended = false;
+  private readonly clock: Clock;
+  private readonly emitter = new EventEmitter();
+  private readonly queues = new Set<IteratorQueue>();
+  private readonly highWaterMark: number;
+  private drainWaiters: Array<() => void> = [];
+  private readonly onListenerError: (error: unknown, event: TandemEvent) => void;
+
+  constructor(options: EventBusOptions) {
+    this.runId = options.runId;
+    this.clock = options.clock;
+    this.highWaterMark = Math.max(2, options.highWaterMark ?? 1024);
+    this.onListenerError =
+      options.onListenerError ??
+      ((error, event) => console.error(`tandem: listener for "${event.type}" threw`, error));
+  }
+
+  /** True once `complete` or `error` was emitted. */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  emit<T extends EventType>(type: T, payload: EventPayloads[T]): void {
+    this.dispatch(type, payload, undefined);
+  }
+
+  /** Emits with tags; used by scoped emitters. */
+  dispatch<T extends EventType>(type: T, payload: EventPayloads[T], tags: EventTags | undefined): void {
+    if (this.ended) return;
+    const event = { type, runId: this.runId, seq: ++this.seq, at: this.clock.now() } as TandemEvent;
+    if (tags) Object.assign(event, tags);
+    Object.assign(event, payload);
+    if (type === 'complete' || type === 'error') this.ended = true;
+    for (const queue of this.queues) {
+      if (queue.waiting) {
+        const resolve = queue.waiting;
+        queue.waiting = undefined;
+        resolve({ value: event, done: false });
+      } else {
+        queue.items.push(event);
+      }
+    }
+    try {
+      this.emitter.emit(type, event);
+      this.emitter.emit('*', event);
+    } catch (error) {
+      this.onListenerError(error, event);
+    }
+    if (this.ended) this.finish();
+  }
+
+  scope(tags: EventTags): Emitter {
+    return new ScopedEmitter(this, tags);
+  }
+
+  backpressure(): Promise<void> | undefined {
+    let lagging = false;
+    for (const queue of this.queues) if (queue.size >= this.highWaterMark) lagging = true;
+    if (!lagging) return undefined;
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Listens to one event type (or `'*'` for all). */
+  on<T extends EventType>(type: T, listener: Listener<T>): this;
+  on(type: '*', listener: (event: TandemEvent) => void): this;
+  on(type: string, listener: (event: any) => void): this {
+    this.emitter.on(type, listener);
+    return this;
+  }
+
+  /** Listens once. */
+  once<T extends EventType>(type: T, listener: Listener<T>): this;
+  once(type: '*', listener: (event: TandemEvent) => void): this;
+  once(type: string, listener: (event: any) => void): this {
+    this.emitter.once(type, listener);
+    return this;
+  }
+
+  /** Removes a listener. */
+  off<T extends EventType>(type: T, listener: Listener<T>): this;
+  off(type: '*', listener: (event: TandemEvent) => void): this;
+  off(type: string, listener: (event: any) => void): this {
+    this.emitter.off(type, listener);
+    return this;
+  }
+
+  /** Events from now until the run ends. */
+  [Symbol.asyncIterator](): AsyncIterator<TandemEvent> {
+    const queue = new IteratorQueue();
+    if (this.ended) queue.done = true;
+    else this.queues.add(queue);
+    const release = () => {
+      queue.done = true;
+      queue.items = [];
+      queue.head = 0;
+      this.queues.delete(queue);
+      this.checkDrain();
+    };
+    return {
+      next: () => {
+        const item = queue.shift();
+        if (item) {
+          this.checkDrain();
+          return Promise.resolve({ value: item, done: false });
+        }
+        if (queue.done) {
+          release();
+          return Promise.resolve({ value: undefined, done: true });
+        }
+        return new Promise((resolve) => {
+          queue.waiting = resolve;
+        });
+      },
+      return: () => {
+        release();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+
+  private finish(): void {
+    for (const queue of this.queues) {
+      queue.done = true;
+      if (queue.waiting && queue.size === 0) {
+        const resolve = queue.waiting;
+        queue.waiting = undefined;
+        this.queues.delete(queue);
+        resolve({ value: undefined, done: true });
+      }
+    }
+    this.releaseDrainWaiters();
+  }
+
+  private checkDrain(): void {
+    if (this.drainWaiters.length === 0) return;
+    const low = this.highWaterMark >> 1;
+    for (const queue of this.queues) if (queue.size > low) return;
+    this.releaseDrainWaiters();
+  }
+
+  private releaseDrainWaiters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+class ScopedEmitter implements Emitter {
+  constructor(
+    private readonly bus: EventBus,
+    private readonly tags: EventTags,
+  ) {}
+  get runId(): string {
+    return this.bus.runId;
+  }
+  emit<T extends EventType>(type: T, payload: EventPayloads[T]): void {
+    this.bus.dispatch(type, payload, this.tags);
+  }
+  scope(tags: EventTags): Emitter {
+    return new ScopedEmitter(this.bus, { ...this.tags, ...tags });
+  }
+  backpressure(): Promise<void> | undefined {
+    return this.bus.backpressure();
+  }
+}

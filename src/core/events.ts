@@ -1,0 +1,150 @@
+/**
+ * The typed event stream of a run. Every event is
+ * `{ type, runId, seq, at, agent?, stepId?, parentId?, ...payload }`; `type`
+ * is snake_case, as the seeds stream events to browsers.
+ *
+ * Ordering invariants (tested): `seq` strictly increases per run; every
+ * `tool_call` is followed by exactly one `tool_result` with the same id; every
+ * `stage` with status `running` is closed by `completed` or `failed`; a run
+ * ends with exactly one `complete` or `error`, and nothing follows it.
+ * @module
+ */
+import type { Usage } from './usage.js';
+
+/** Fields every event carries. */
+export interface EventBase {
+  runId: string;
+  /** Strictly increasing per run, from 1. */
+  seq: number;
+  /** Milliseconds since the epoch, from the run's clock. */
+  at: number;
+  /** Name of the agent that produced the event. */
+  agent?: string;
+  /** Plan step the event belongs to. */
+  stepId?: string;
+  /** Id of the enclosing operation (e.g. the tool call that started a skill). */
+  parentId?: string;
+}
+
+/** Status of a stage or step. */
+export type StageStatus = 'running' | 'completed' | 'failed';
+
+/** A plan step as events show it. */
+export interface PlanStepView {
+  id: string;
+  description: string;
+  dependsOn: string[];
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'skipped';
+}
+
+/** An error as events carry it: plain data. */
+export interface ErrorInfo {
+  kind: string;
+  message: string;
+}
+
+/** A pending question to a human. */
+export interface InterruptView {
+  id: string;
+  kind: 'approval' | 'decision' | 'input';
+  title: string;
+  message?: string;
+  options?: string[];
+  toolName?: string;
+  toolCallId?: string;
+  args?: unknown;
+  timeoutMs: number;
+  defaultAction: string;
+}
+
+/** Payload of each event type. */
+export interface EventPayloads {
+  run_started: { input: string };
+  stage: { name: string; status: StageStatus; detail?: string };
+  routing: {
+    agent: string;
+    confidence: number;
+    reason: string;
+    method: 'explicit' | 'heuristic' | 'llm' | 'default';
+    lowConfidence?: boolean;
+    complexity?: 'simple' | 'complex';
+  };
+  plan_overview: { title: string; summary: string; steps: PlanStepView[] };
+  plan_step_started: { step: PlanStepView; attempt: number; mode: 'normal' | 'enhanced' | 'takeover' };
+  plan_step_completed: { output: string; completed: number; total: number };
+  plan_step_failed: { error: ErrorInfo; willRetry: boolean; skipped?: boolean };
+  plan_revised: { reason: string; revision: number; steps: PlanStepView[] };
+  todo_update: { content: string; checked: number; total: number };
+  token: { delta: string };
+  reasoning: { delta: string };
+  tool_call: { id: string; name: string; args: unknown; requestedName?: string };
+  tool_result: {
+    id: string;
+    name: string;
+    output: string;
+    isError: boolean;
+    durationMs: number;
+    truncated?: boolean;
+  };
+  handoff: { from: string; to: string; task: string; accepted: boolean; reason?: string };
+  skill_output: { skillId: string; output: unknown; depth: number };
+  source: { title: string; url: string; snippet?: string };
+  interrupt: { interrupt: InterruptView };
+  interrupt_response: { interruptId: string; action: string; value?: unknown; timedOut: boolean };
+  guardrail: {
+    stage: 'input' | 'output' | 'tool';
+    rule: string;
+    action: 'block' | 'warn' | 'log';
+    blocked: boolean;
+    reason: string;
+  };
+  retry: { model: string; attempt: number; delayMs: number; error: ErrorInfo };
+  fallback: { from: string; to: string; error: ErrorInfo };
+  compression: {
+    tokensBefore: number;
+    tokensAfter: number;
+    messagesBefore: number;
+    messagesAfter: number;
+    method: 'prune' | 'summary' | 'truncate';
+    reason?: string;
+  };
+  usage: { model: string; usage: Usage; total: Usage };
+  parallel_start: { ids: string[] };
+  parallel_complete: { ids: string[]; durationMs: number };
+  complete: { output: string; status: 'success' | 'partial' | 'failed'; usage: Usage };
+  error: { error: ErrorInfo; usage?: Usage };
+}
+
+/** Every event type name. */
+export type EventType = keyof EventPayloads;
+
+/** The event of type `T` (or the union of all events). */
+export type TandemEvent<T extends EventType = EventType> = {
+  [K in T]: EventBase & { type: K } & EventPayloads[K];
+}[T];
+
+/** Tags a scoped emitter stamps on every event. */
+export interface EventTags {
+  agent?: string;
+  stepId?: string;
+  parentId?: string;
+}
+
+/** What producers call to emit. Implemented by the EventBus and its scopes. */
+export interface Emitter {
+  emit<T extends EventType>(type: T, payload: EventPayloads[T]): void;
+  /** An emitter that stamps `tags` (merged over this one's) on every event. */
+  scope(tags: EventTags): Emitter;
+  /**
+   * Resolves when slow async-iterator consumers have caught up, or returns
+   * `undefined` when none lags (the common case: no promise allocated).
+   */
+  backpressure(): Promise<void> | undefined;
+  /** The run's id. */
+  readonly runId: string;
+}
+
+/** The terminal event types: a run ends with exactly one. */
+export function isTerminalEvent(event: TandemEvent): boolean {
+  return event.type === 'complete' || event.type === 'error';
+}

@@ -1,0 +1,7 @@
+/**
+ * tandem-agents: an embeddable SDK for LLM agents that plan and act.
+ * @packageDocumentation
+ */
+export * from './core/index.js';
+export * from './model/index.js';
+export * from './tools/index.js';

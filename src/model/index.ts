@@ -1,0 +1,3 @@
+export * from './invoke.js';
+export * from './stream.js';
+export * from './types.js';

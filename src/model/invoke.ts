@@ -1,0 +1,83 @@
+/**
+ * The seam between agents and models. Agents never call a `ChatModel`
+ * directly; they call a {@link ModelInvoker}, which streams (emitting `token`
+ * and `reasoning` events), and — in the resilient invoker — retries, falls
+ * back and recovers from context-length errors.
+ * @module
+ */
+import type { Emitter } from '../core/events.js';
+import { StreamAggregator } from './stream.js';
+import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
+
+/** Why and how much a request must shrink; returned request replaces it, `undefined` = cannot shrink. */
+export type CompressHook = (
+  request: ModelRequest,
+  info: { reason: 'context_length' | 'payload_too_large'; contextLimit?: number },
+) => Promise<ModelRequest | undefined>;
+
+/** Options of one invocation. */
+export interface InvokeOptions {
+  signal?: AbortSignal;
+  /** Where `token`, `reasoning`, `retry` and `fallback` events go. */
+  emit?: Emitter;
+  /** Stream when the model can (default true). */
+  stream?: boolean;
+  /** Called with every delivered stream part, after its event. */
+  onPart?: (part: ModelStreamPart) => void;
+  /** Context-length recovery seam (filled by the context layer). */
+  compress?: CompressHook;
+}
+
+/** Calls a model (or a chain of them) for an agent. */
+export interface ModelInvoker {
+  /** Id of the primary model. */
+  readonly id: string;
+  readonly model: ChatModel;
+  invoke(request: ModelRequest, options?: InvokeOptions): Promise<ModelResponse>;
+}
+
+/** Emits the event a delivered stream part stands for. Shared by every invoker. */
+export function emitPart(emit: Emitter | undefined, part: ModelStreamPart): void {
+  if (!emit) return;
+  if (part.type === 'text-delta') {
+    if (part.delta) emit.emit('token', { delta: part.delta });
+  } else if (part.type === 'reasoning-delta') {
+    if (part.delta) emit.emit('reasoning', { delta: part.delta });
+  }
+}
+
+/** Runs one streamed call, emitting parts as they arrive, and returns the aggregated reply. */
+export async function streamOnce(
+  model: ChatModel & { stream: NonNullable<ChatModel['stream']> },
+  request: ModelRequest,
+  options: InvokeOptions,
+  aggregator = new StreamAggregator(),
+): Promise<ModelResponse> {
+  const { emit, onPart, signal } = options;
+  for await (const part of model.stream(request, { signal })) {
+    aggregator.push(part);
+    emitPart(emit, part);
+    onPart?.(part);
+    const pause = emit?.backpressure();
+    if (pause) await pause;
+  }
+  return aggregator.response();
+}
+
+/** An invoker with no retry or fallback: one call, streamed when possible. */
+export function directInvoker(model: ChatModel): ModelInvoker {
+  return {
+    id: model.id,
+    model,
+    invoke(request, options = {}) {
+      if (model.stream && options.stream !== false) {
+        return streamOnce(
+          model as ChatModel & { stream: NonNullable<ChatModel['stream']> },
+          request,
+          options,
+        );
+      }
+      return model.generate(request, { signal: options.signal });
+    },
+  };
+}

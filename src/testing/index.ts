@@ -1,0 +1,5 @@
+/**
+ * Test doubles for agents built on tandem.
+ * @packageDocumentation
+ */
+export {};

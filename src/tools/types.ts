@@ -1,0 +1,105 @@
+/**
+ * Tools: what a model can call. Parameters are zod 4 schemas; providers get
+ * JSON Schema from `z.toJSONSchema`.
+ * @module
+ */
+import { z } from 'zod';
+import type { Emitter } from '../core/events.js';
+import type { Sandbox } from '../core/sandbox.js';
+import type { ToolSpec } from '../model/types.js';
+
+/** How much harm a tool can do; approvals and guardrails key off it. */
+export type ToolRisk = 'safe' | 'moderate' | 'risky';
+
+/** What a running tool gets besides its arguments. */
+export interface ToolContext {
+  /** Aborts on caller abort, run abort or the tool's own timeout. */
+  signal: AbortSignal;
+  runId: string;
+  toolCallId: string;
+  stepId?: string;
+  agent?: string;
+  sandbox?: Sandbox;
+  /** Emits events tagged with this call as `parentId`. */
+  emit: Emitter;
+}
+
+/** A tool definition. */
+export interface Tool<Args = any, Result = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodType<Args>;
+  readonly risk: ToolRisk;
+  /** May run concurrently with other parallel-safe calls of the same turn. Default false. */
+  readonly parallelSafe: boolean;
+  /** Per-call timeout; the call's signal aborts when it expires. */
+  readonly timeoutMs?: number;
+  /** Output longer than this is truncated (with a marker) in what the model sees. */
+  readonly maxOutputChars?: number;
+  /**
+   * Argument keys holding file paths. Parallel-safe calls whose paths overlap
+   * run in order. Default: keys named `path`, `file`, `filePath`, `paths`.
+   */
+  readonly pathArgs?: readonly string[];
+  /** JSON Schema of `parameters`, computed once. */
+  readonly jsonSchema: Record<string, unknown>;
+  execute(args: Args, ctx: ToolContext): Promise<Result> | Result;
+}
+
+/** Options of {@link defineTool}. */
+export interface ToolDefinition<S extends z.ZodType, Result> {
+  name: string;
+  description: string;
+  parameters: S;
+  execute(args: z.output<S>, ctx: ToolContext): Promise<Result> | Result;
+  risk?: ToolRisk;
+  parallelSafe?: boolean;
+  timeoutMs?: number;
+  maxOutputChars?: number;
+  pathArgs?: readonly string[];
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool.
+ *
+ * ```ts
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Add two numbers',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => a + b,
+ *   parallelSafe: true,
+ * });
+ * ```
+ */
+export function defineTool<S extends z.ZodType, Result>(
+  definition: ToolDefinition<S, Result>,
+): Tool<z.output<S>, Result> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new TypeError(`Tool name "${definition.name}" must match ${TOOL_NAME} (provider limit)`);
+  }
+  const jsonSchema = z.toJSONSchema(definition.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  delete jsonSchema.$schema;
+  return {
+    name: definition.name,
+    description: definition.description,
+    parameters: definition.parameters as z.ZodType<z.output<S>>,
+    risk: definition.risk ?? 'safe',
+    parallelSafe: definition.parallelSafe ?? false,
+    timeoutMs: definition.timeoutMs,
+    maxOutputChars: definition.maxOutputChars,
+    pathArgs: definition.pathArgs,
+    jsonSchema,
+    execute: definition.execute,
+  };
+}
+
+/** The provider-facing spec of a tool. */
+export function toolSpec(tool: Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.jsonSchema };
+}

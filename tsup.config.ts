@@ -1,0 +1,29 @@
+import { defineConfig } from 'tsup';
+
+// Subpath entry points; every adapter gets its own so the core never pulls one in.
+const entry = {
+  index: 'src/index.ts',
+  'testing/index': 'src/testing/index.ts',
+};
+
+export default defineConfig([
+  {
+    entry,
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    splitting: true,
+    treeshake: true,
+  },
+  {
+    entry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'es2022',
+    // p-limit is ESM-only; CJS consumers get it bundled so `require` never meets ESM.
+    noExternal: ['p-limit', 'yocto-queue'],
+  },
+]);
