@@ -4,6 +4,10 @@ import { defineConfig } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
+  'openai/index': 'src/providers/openai/index.ts',
+  'anthropic/index': 'src/providers/anthropic/index.ts',
+  'gemini/index': 'src/providers/gemini/index.ts',
+  'ai-sdk/index': 'src/providers/ai-sdk/index.ts',
 };
 
 export default defineConfig([

@@ -1,5 +1,7 @@
 /**
- * Test doubles for agents built on tandem.
+ * Test doubles for agents built on tandem: a scripted model, a fake clock,
+ * seeded randomness and sequential ids.
  * @packageDocumentation
  */
-export {};
+export * from './fake-clock.js';
+export * from './scripted-model.js';

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { ConfigError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { ToolSpec } from '../model/types.js';
@@ -78,7 +79,7 @@ export function defineTool<S extends z.ZodType, Result>(
   definition: ToolDefinition<S, Result>,
 ): Tool<z.output<S>, Result> {
   if (!TOOL_NAME.test(definition.name)) {
-    throw new TypeError(`Tool name "${definition.name}" must match ${TOOL_NAME} (provider limit)`);
+    throw new ConfigError(`Tool name "${definition.name}" must match ${TOOL_NAME} (provider limit)`);
   }
   const jsonSchema = z.toJSONSchema(definition.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
     string,

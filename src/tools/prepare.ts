@@ -1,0 +1,121 @@
+/**
+ * Turns a model turn's raw tool calls into calls ready to run or into the
+ * error results the model gets back instead. Every call id ends up with
+ * exactly one entry, so no tool_use is ever left without a result.
+ * @module
+ */
+import type { ToolCallPart } from '../core/messages.js';
+import { parseArguments } from './arguments.js';
+import type { ToolRegistry } from './registry.js';
+import type { Tool } from './types.js';
+
+/** Why a call does not run. */
+export type PreparedCallStatus = 'unknown_tool' | 'invalid_json' | 'invalid_args' | 'skipped';
+
+/** One call of a turn, ready to run or answered with `message`. */
+export type PreparedCall =
+  | {
+      status: 'ready';
+      call: ToolCallPart;
+      tool: Tool;
+      /** Arguments after zod parsing (defaults and transforms applied). */
+      args: unknown;
+      /** The name the model used, when the registry repaired it. */
+      requestedName?: string;
+    }
+  | {
+      status: PreparedCallStatus;
+      call: ToolCallPart;
+      /** The result the model gets for this call. */
+      message: string;
+      tool?: Tool;
+      /** Parsed arguments, when they parsed; events show the raw text otherwise. */
+      args?: unknown;
+    };
+
+/** The prepared calls of one turn, in call order. */
+export interface PreparedTurn {
+  calls: PreparedCall[];
+  /** Some call named no known tool; nothing runs this turn. */
+  unknownTool: boolean;
+  /** Some call's arguments were not JSON; nothing runs this turn. */
+  invalidJson: boolean;
+}
+
+const SKIPPED_FOR_NAME = 'Skipped: another tool call in this turn used an invalid name. Please retry this tool call.';
+const SKIPPED_FOR_JSON = 'Skipped: other tool call in this response had invalid JSON.';
+
+/**
+ * Resolves names, parses and validates arguments, and drops same-turn
+ * duplicates. An unknown name or invalid JSON in any call answers the whole
+ * turn with error and "skipped" results (the model retries the turn as a
+ * whole); invalid arguments only fail their own call.
+ */
+export function prepareToolCalls(registry: ToolRegistry, calls: readonly ToolCallPart[]): PreparedTurn {
+  const tools = calls.map((call) => registry.resolve(call.name));
+  if (tools.includes(undefined)) {
+    const available = registry.names().join(', ');
+    return {
+      calls: calls.map((call, i) => {
+        const resolved = tools[i];
+        if (resolved) return { status: 'skipped', call, message: SKIPPED_FOR_NAME, tool: resolved.tool };
+        const message = `Tool '${call.name}' does not exist. Available tools: ${available}`;
+        return { status: 'unknown_tool', call, message };
+      }),
+      unknownTool: true,
+      invalidJson: false,
+    };
+  }
+  const parsed = calls.map((call) => parseArguments(call.arguments));
+  if (parsed.some((result) => !result.ok)) {
+    return {
+      calls: calls.map((call, i) => {
+        const result = parsed[i]!;
+        const tool = tools[i]!.tool;
+        if (result.ok) return { status: 'skipped', call, message: SKIPPED_FOR_JSON, tool, args: result.value };
+        const message = `Error: Invalid JSON arguments. ${result.error.replace(/\.$/, '')}. For tools with no required parameters, use an empty object: {}. Please retry with valid JSON.`;
+        return { status: 'invalid_json', call, message, tool };
+      }),
+      unknownTool: false,
+      invalidJson: true,
+    };
+  }
+  const seen = calls.length > 1 ? new Map<string, string>() : undefined;
+  return {
+    calls: calls.map((call, i): PreparedCall => {
+      const { tool, requestedName } = tools[i]!;
+      const raw = (parsed[i] as { value: Record<string, unknown> }).value;
+      if (seen) {
+        const key = `${tool.name}\u0000${call.arguments}`;
+        const first = seen.get(key);
+        if (first !== undefined) {
+          const message = `Skipped: duplicate of tool call ${first} in this turn (same tool and arguments); see its result.`;
+          return { status: 'skipped', call, message, tool, args: raw };
+        }
+        seen.set(key, call.id);
+      }
+      const validated = tool.parameters.safeParse(raw);
+      if (!validated.success) {
+        return { status: 'invalid_args', call, message: describeIssues(tool.name, validated.error.issues), tool, args: raw };
+      }
+      return requestedName === undefined
+        ? { status: 'ready', call, tool, args: validated.data }
+        : { status: 'ready', call, tool, args: validated.data, requestedName };
+    }),
+    unknownTool: false,
+    invalidJson: false,
+  };
+}
+
+interface Issue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+function describeIssues(toolName: string, issues: readonly Issue[]): string {
+  const lines = issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  return `Invalid arguments for tool '${toolName}': ${lines.join('; ')}. Please retry with corrected arguments.`;
+}
