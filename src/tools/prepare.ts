@@ -42,7 +42,8 @@ export interface PreparedTurn {
   invalidJson: boolean;
 }
 
-const SKIPPED_FOR_NAME = 'Skipped: another tool call in this turn used an invalid name. Please retry this tool call.';
+const SKIPPED_FOR_NAME =
+  'Skipped: another tool call in this turn used an invalid name. Please retry this tool call.';
 const SKIPPED_FOR_JSON = 'Skipped: other tool call in this response had invalid JSON.';
 
 /**
@@ -58,7 +59,11 @@ export function prepareToolCalls(registry: ToolRegistry, calls: readonly ToolCal
     return {
       calls: calls.map((call, i) => {
         const resolved = tools[i];
-        if (resolved) return { status: 'skipped', call, message: SKIPPED_FOR_NAME, tool: resolved.tool };
+        if (resolved) {
+          const parsed = parseArguments(call.arguments);
+          const args = parsed.ok ? parsed.value : undefined;
+          return { status: 'skipped', call, message: SKIPPED_FOR_NAME, tool: resolved.tool, args };
+        }
         const message = `Tool '${call.name}' does not exist. Available tools: ${available}`;
         return { status: 'unknown_tool', call, message };
       }),
@@ -72,7 +77,8 @@ export function prepareToolCalls(registry: ToolRegistry, calls: readonly ToolCal
       calls: calls.map((call, i) => {
         const result = parsed[i]!;
         const tool = tools[i]!.tool;
-        if (result.ok) return { status: 'skipped', call, message: SKIPPED_FOR_JSON, tool, args: result.value };
+        if (result.ok)
+          return { status: 'skipped', call, message: SKIPPED_FOR_JSON, tool, args: result.value };
         const message = `Error: Invalid JSON arguments. ${result.error.replace(/\.$/, '')}. For tools with no required parameters, use an empty object: {}. Please retry with valid JSON.`;
         return { status: 'invalid_json', call, message, tool };
       }),
@@ -96,7 +102,13 @@ export function prepareToolCalls(registry: ToolRegistry, calls: readonly ToolCal
       }
       const validated = tool.parameters.safeParse(raw);
       if (!validated.success) {
-        return { status: 'invalid_args', call, message: describeIssues(tool.name, validated.error.issues), tool, args: raw };
+        return {
+          status: 'invalid_args',
+          call,
+          message: describeIssues(tool.name, validated.error.issues),
+          tool,
+          args: raw,
+        };
       }
       return requestedName === undefined
         ? { status: 'ready', call, tool, args: validated.data }

@@ -74,6 +74,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  *   parallelSafe: true,
  * });
  * ```
+ * @throws ConfigError when the name is not 1–64 characters of `a-zA-Z0-9_-` (the providers' limit).
  */
 export function defineTool<S extends z.ZodType, Result>(
   definition: ToolDefinition<S, Result>,

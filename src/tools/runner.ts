@@ -1,0 +1,275 @@
+/**
+ * Runs the prepared tool calls of one turn: concurrently when that is safe,
+ * in order otherwise, with per-tool timeouts, caller abort, output truncation
+ * and a gate for guardrails and approvals. Whatever a tool does, every call
+ * gets exactly one result, in call order.
+ * @module
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import { AbortError, ConfigError, errorMessage } from '../core/errors.js';
+import type { Emitter } from '../core/events.js';
+import type { Sandbox } from '../core/sandbox.js';
+import { type CancelTimer, type Clock, systemClock } from '../core/seams.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, stringifyOutput, truncateOutput } from './output.js';
+import { callPaths, pathsDisjoint } from './paths.js';
+import type { PreparedCall } from './prepare.js';
+import type { ToolContext } from './types.js';
+
+/** The result of one tool call. */
+export interface ToolOutcome {
+  toolCallId: string;
+  toolName: string;
+  /** The full output; the `tool_result` event carries it. */
+  output: string;
+  /** What the model sees: `output`, truncated past the tool's limit. */
+  content: string;
+  isError: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+/** A call that passed name, JSON and argument checks. */
+export type ReadyToolCall = Extract<PreparedCall, { status: 'ready' }>;
+
+/** A gate's verdict: run the call, or answer it with `result` instead. */
+export type GateDecision = { allow: true } | { allow: false; result: string; isError?: boolean };
+
+/**
+ * Called before each ready call executes (guardrails and approvals plug in
+ * here). `undefined` allows the call. A denial's `isError` defaults to true.
+ * A gate that throws answers the call with the error. A gate that waits (an
+ * approval) must honour `ctx.signal`: the runner waits for its decision.
+ */
+export type ToolGate = (
+  call: ReadyToolCall,
+  ctx: RunToolsContext,
+) => GateDecision | Promise<GateDecision> | undefined;
+
+/** What {@link ToolRunner.run} needs from the run. */
+export interface RunToolsContext {
+  /** Aborts every unfinished call of the turn. */
+  signal: AbortSignal;
+  emit: Emitter;
+  runId: string;
+  stepId?: string;
+  agent?: string;
+  sandbox?: Sandbox;
+  gate?: ToolGate;
+}
+
+/** Options of a {@link ToolRunner}. */
+export interface ToolRunnerOptions {
+  /** Most calls running at once across all `run()`s of this runner. Default 8. */
+  concurrency?: number;
+  /** Timers for tool timeouts and durations. Default: the system clock. */
+  clock?: Clock;
+  /** Output cap for tools without their own `maxOutputChars`. Default 20 000. */
+  maxOutputChars?: number;
+}
+
+interface Settled {
+  output: string;
+  isError: boolean;
+}
+
+/** Executes a turn's tool calls. One runner serves any number of runs. */
+export class ToolRunner {
+  private readonly limit: LimitFunction;
+  private readonly clock: Clock;
+  private readonly maxOutputChars: number;
+
+  constructor(options: ToolRunnerOptions = {}) {
+    const concurrency = options.concurrency ?? 8;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new ConfigError(`ToolRunner concurrency must be a positive integer, got ${concurrency}`);
+    }
+    const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    if (!(maxOutputChars > 0))
+      throw new ConfigError(`ToolRunner maxOutputChars must be positive, got ${maxOutputChars}`);
+    this.limit = pLimit(concurrency);
+    this.clock = options.clock ?? systemClock;
+    this.maxOutputChars = maxOutputChars;
+  }
+
+  /**
+   * Runs `prepared` and resolves with one outcome per call, in call order.
+   * Calls that are not ready are answered at once with their message. Ready
+   * calls run concurrently when there are at least two, all are parallel-safe
+   * and no two name overlapping paths; otherwise one after another. Emits
+   * `tool_call` and then exactly one `tool_result` per call, and
+   * `parallel_start` / `parallel_complete` around a concurrent batch. Never
+   * rejects: a throwing tool, a timeout or an abort becomes an error result.
+   */
+  async run(prepared: readonly PreparedCall[], ctx: RunToolsContext): Promise<ToolOutcome[]> {
+    const outcomes = new Array<ToolOutcome>(prepared.length);
+    let ready: number[] | undefined;
+    for (let i = 0; i < prepared.length; i++) {
+      const call = prepared[i]!;
+      if (call.status === 'ready') {
+        (ready ??= []).push(i);
+        continue;
+      }
+      emitCall(ctx.emit, call);
+      const name = call.tool?.name ?? call.call.name;
+      outcomes[i] = this.complete(
+        call.call.id,
+        name,
+        call.tool?.maxOutputChars,
+        call.message,
+        true,
+        0,
+        ctx.emit,
+      );
+    }
+    if (!ready) return outcomes;
+    if (ready.length > 1 && canRunConcurrently(prepared, ready)) {
+      const ids = ready.map((i) => prepared[i]!.call.id);
+      for (const i of ready) emitCall(ctx.emit, prepared[i]!);
+      ctx.emit.emit('parallel_start', { ids });
+      const start = this.clock.now();
+      const results = await Promise.all(
+        ready.map((i) => this.limit(this.execute, prepared[i] as ReadyToolCall, ctx)),
+      );
+      for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
+      ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
+    } else {
+      for (const i of ready) {
+        emitCall(ctx.emit, prepared[i]!);
+        outcomes[i] = await this.execute(prepared[i] as ReadyToolCall, ctx);
+      }
+    }
+    return outcomes;
+  }
+
+  private readonly execute = async (prepared: ReadyToolCall, ctx: RunToolsContext): Promise<ToolOutcome> => {
+    const start = this.clock.now();
+    const { call, tool } = prepared;
+    let settled: Settled | undefined;
+    if (ctx.gate) {
+      try {
+        const decision = await ctx.gate(prepared, ctx);
+        if (decision && !decision.allow)
+          settled = { output: decision.result, isError: decision.isError ?? true };
+      } catch (error) {
+        settled = { output: `Error: ${errorMessage(error)}`, isError: true };
+      }
+    }
+    if (!settled && ctx.signal.aborted) settled = { output: abortedText(tool.name), isError: true };
+    settled ??= await this.invoke(prepared, ctx);
+    const durationMs = this.clock.now() - start;
+    return this.complete(
+      call.id,
+      tool.name,
+      tool.maxOutputChars,
+      settled.output,
+      settled.isError,
+      durationMs,
+      ctx.emit,
+    );
+  };
+
+  /** Calls the tool; settles on its result, its timeout or the caller's abort, whichever comes first. */
+  private invoke({ call, tool, args }: ReadyToolCall, ctx: RunToolsContext): Promise<Settled> {
+    const timeoutMs = tool.timeoutMs;
+    // Without a timeout the call's signal would only mirror the caller's: share it.
+    const controller = timeoutMs === undefined ? undefined : new AbortController();
+    const toolCtx: ToolContext = {
+      signal: controller?.signal ?? ctx.signal,
+      runId: ctx.runId,
+      toolCallId: call.id,
+      stepId: ctx.stepId,
+      agent: ctx.agent,
+      sandbox: ctx.sandbox,
+      emit: ctx.emit.scope({ parentId: call.id }),
+    };
+    return new Promise<Settled>((resolve) => {
+      let done = false;
+      let cancelTimer: CancelTimer | undefined;
+      const settle = (output: string, isError: boolean) => {
+        done = true;
+        cancelTimer?.();
+        ctx.signal.removeEventListener('abort', onAbort);
+        resolve({ output, isError });
+      };
+      const onAbort = () => {
+        if (done) return;
+        settle(abortedText(tool.name), true);
+        controller?.abort(ctx.signal.reason);
+      };
+      ctx.signal.addEventListener('abort', onAbort);
+      if (controller && timeoutMs !== undefined) {
+        cancelTimer = this.clock.setTimer(timeoutMs, () => {
+          if (done) return;
+          const message = `Tool '${tool.name}' timed out after ${timeoutMs} ms`;
+          settle(message, true);
+          controller.abort(new AbortError(message));
+        });
+      }
+      let result: unknown;
+      try {
+        result = tool.execute(args, toolCtx);
+      } catch (error) {
+        settle(`Error: ${errorMessage(error)}`, true);
+        return;
+      }
+      if (isThenable(result)) {
+        // A tool that outlives its timeout may still settle later: ignored, but handled.
+        result.then(
+          (value) => {
+            if (!done) settle(stringifyOutput(value), false);
+          },
+          (error) => {
+            if (!done) settle(`Error: ${errorMessage(error)}`, true);
+          },
+        );
+      } else {
+        settle(stringifyOutput(result), false);
+      }
+    });
+  }
+
+  private complete(
+    id: string,
+    name: string,
+    toolLimit: number | undefined,
+    output: string,
+    isError: boolean,
+    durationMs: number,
+    emit: Emitter,
+  ): ToolOutcome {
+    const { text, truncated } = truncateOutput(output, toolLimit ?? this.maxOutputChars);
+    emit.emit('tool_result', { id, name, output, isError, durationMs, truncated });
+    return { toolCallId: id, toolName: name, output, content: text, isError, truncated, durationMs };
+  }
+}
+
+function emitCall(emit: Emitter, prepared: PreparedCall): void {
+  const { call } = prepared;
+  const name = prepared.tool?.name ?? call.name;
+  const args = prepared.args !== undefined ? prepared.args : call.arguments;
+  if (prepared.status === 'ready' && prepared.requestedName !== undefined) {
+    emit.emit('tool_call', { id: call.id, name, args, requestedName: prepared.requestedName });
+  } else {
+    emit.emit('tool_call', { id: call.id, name, args });
+  }
+}
+
+function canRunConcurrently(prepared: readonly PreparedCall[], ready: readonly number[]): boolean {
+  const paths: string[][][] = [];
+  for (const i of ready) {
+    const { tool, args } = prepared[i] as ReadyToolCall;
+    if (!tool.parallelSafe) return false;
+    paths.push(callPaths(tool, args));
+  }
+  return pathsDisjoint(paths);
+}
+
+function abortedText(name: string): string {
+  return `Tool '${name}' was aborted`;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
