@@ -5,3 +5,4 @@
 export * from './core/index.js';
 export * from './model/index.js';
 export * from './tools/index.js';
+export * from './agents/index.js';

@@ -59,6 +59,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   private readonly queues = new Set<IteratorQueue>();
   private readonly highWaterMark: number;
   private drainWaiters: Array<() => void> = [];
+  private readonly guarded = new WeakMap<(event: any) => void, (event: any) => void>();
   private readonly onListenerError: (error: unknown, event: TandemEvent) => void;
 
   constructor(options: EventBusOptions) {
@@ -95,12 +96,8 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
         queue.items.push(event);
       }
     }
-    try {
-      this.emitter.emit(type, event);
-      this.emitter.emit('*', event);
-    } catch (error) {
-      this.onListenerError(error, event);
-    }
+    this.emitter.emit(type, event);
+    this.emitter.emit('*', event);
     if (this.ended) this.finish();
   }
 
@@ -119,7 +116,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   on<T extends EventType>(type: T, listener: Listener<T>): this;
   on(type: '*', listener: (event: TandemEvent) => void): this;
   on(type: string, listener: (event: any) => void): this {
-    this.emitter.on(type, listener);
+    this.emitter.on(type, this.guard(listener));
     return this;
   }
 
@@ -127,7 +124,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   once<T extends EventType>(type: T, listener: Listener<T>): this;
   once(type: '*', listener: (event: TandemEvent) => void): this;
   once(type: string, listener: (event: any) => void): this {
-    this.emitter.once(type, listener);
+    this.emitter.once(type, this.guard(listener));
     return this;
   }
 
@@ -135,8 +132,29 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   off<T extends EventType>(type: T, listener: Listener<T>): this;
   off(type: '*', listener: (event: TandemEvent) => void): this;
   off(type: string, listener: (event: any) => void): this {
-    this.emitter.off(type, listener);
+    const guarded = this.guarded.get(listener);
+    if (guarded) this.emitter.off(type, guarded);
     return this;
+  }
+
+  /**
+   * Wraps a listener so a throw is reported and the other listeners of the
+   * same event still run. Wrapping at registration keeps `emit` free of
+   * try/catch per call.
+   */
+  private guard(listener: (event: any) => void): (event: any) => void {
+    let guarded = this.guarded.get(listener);
+    if (!guarded) {
+      guarded = (event: TandemEvent) => {
+        try {
+          listener(event);
+        } catch (error) {
+          this.onListenerError(error, event);
+        }
+      };
+      this.guarded.set(listener, guarded);
+    }
+    return guarded;
   }
 
   /** Events from now until the run ends. */

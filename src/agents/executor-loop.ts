@@ -1,0 +1,299 @@
+/**
+ * One execution of the ReAct loop: reason (model call) → act (tools, through
+ * the gate) → repeat until the model answers, with the loop-safety rules of
+ * docs/executor.md. Per-turn work never grows with the history: the
+ * conversation array is appended to and shared with the outgoing request.
+ * @module
+ */
+import { AbortError, errorMessage, ModelError, RunError, TandemError } from '../core/errors.js';
+import type { Emitter } from '../core/events.js';
+import type { AssistantMessage, Message, ToolCallPart } from '../core/messages.js';
+import type { Clock } from '../core/seams.js';
+import { addUsage, type Usage } from '../core/usage.js';
+import type { ModelInvoker } from '../model/invoke.js';
+import type { FinishReason, ModelRequest, ModelResponse } from '../model/types.js';
+import { type PreparedCall, prepareToolCalls } from '../tools/prepare.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolOutcome, ToolRunner } from '../tools/runner.js';
+import { attachNote } from './executor-notes.js';
+import {
+  type ExecutorLimits,
+  type ExecutorOptions,
+  type ExecutorResult,
+  MAX_EMPTY_REPLY_RETRIES,
+  MAX_INVALID_JSON_RETRIES,
+} from './executor-options.js';
+import { toolMessage, toolOnlyOutput } from './executor-results.js';
+import {
+  budgetWarning,
+  callKey,
+  ERROR_STREAK_LIMIT,
+  LENGTH_CONTINUE_PROMPT,
+  RECOVERY_NOTE,
+  RepetitionGuard,
+  repetitionNote,
+} from './loop-safety.js';
+import { abortErrorOf } from './run.js';
+
+/** What an execution needs from its executor. */
+export interface LoopDeps {
+  options: ExecutorOptions;
+  limits: ExecutorLimits;
+  invoker: ModelInvoker;
+  registry: ToolRegistry;
+  runner: ToolRunner;
+  clock: Clock;
+  /** The request fields that stay the same every turn (system prompt, sampling). */
+  base: Omit<ModelRequest, 'messages'>;
+}
+
+/** Per-execution inputs. */
+export interface LoopRun {
+  messages: Message[];
+  emit: Emitter;
+  signal: AbortSignal;
+  /** Accumulates the usage of every model call. */
+  usage: Usage;
+  stepId?: string;
+  agent: string;
+  startedAt: number;
+  /** True once the wall-clock budget expired. */
+  timedOut: () => boolean;
+}
+
+/** The ReAct loop of one execution. */
+export class ExecutorLoop {
+  private iterations = 0;
+  private toolCalls = 0;
+  private emptyReplies = 0;
+  private invalidJsonRetries = 0;
+  private invalidToolTurns = 0;
+  private continuations = 0;
+  private errorStreak = 0;
+  private pendingText = '';
+  private lastOutcomes: ToolOutcome[] | undefined;
+  private notes: string[] = [];
+  private readonly repetition = new RepetitionGuard();
+  private finishReason: FinishReason = 'stop';
+  private readonly firstNew: number;
+
+  constructor(
+    private readonly deps: LoopDeps,
+    private readonly run: LoopRun,
+  ) {
+    this.firstNew = run.messages.length;
+  }
+
+  /** Runs to the end. Throws {@link RunError} / {@link AbortError}, never anything untyped. */
+  async execute(): Promise<ExecutorResult> {
+    try {
+      for (;;) {
+        this.checkBudget();
+        if (this.iterations >= this.deps.limits.maxIterations) return this.exhausted();
+        const response = await this.callModel();
+        const result = await this.handle(response);
+        if (result) return result;
+        const pause = this.run.emit.backpressure();
+        if (pause) await pause;
+      }
+    } catch (error) {
+      throw this.typed(error);
+    }
+  }
+
+  private checkBudget(): void {
+    const { signal, startedAt, timedOut } = this.run;
+    if (signal.aborted) throw this.typed(signal.reason);
+    if (timedOut() || this.deps.clock.now() - startedAt >= this.deps.limits.timeoutMs)
+      throw this.timeoutError();
+  }
+
+  private async callModel(): Promise<ModelResponse> {
+    const { deps, run } = this;
+    let request: ModelRequest = { ...deps.base, messages: run.messages };
+    const tools = deps.registry.specs();
+    if (tools.length > 0) request.tools = tools;
+    const budget = budgetWarning(this.iterations, deps.limits.maxIterations);
+    const lastIsTool = run.messages[run.messages.length - 1]?.role === 'tool';
+    let note = this.notes.length > 0 ? this.notes.join('\n\n') : undefined;
+    if (budget && lastIsTool) note = note ? `${note}\n\n${budget}` : budget;
+    const restore = note ? attachNote(run.messages, note) : undefined;
+    try {
+      const prepare = deps.options.prepareRequest;
+      if (prepare) {
+        request = await prepare(request, { iteration: this.iterations, signal: run.signal, emit: run.emit });
+      }
+      const response = await deps.invoker.invoke(request, {
+        signal: run.signal,
+        emit: run.emit,
+        stream: deps.options.stream !== false,
+      });
+      addUsage(run.usage, response.usage);
+      run.emit.emit('usage', { model: deps.invoker.id, usage: response.usage, total: { ...run.usage } });
+      return response;
+    } finally {
+      restore?.();
+    }
+  }
+
+  private async handle(response: ModelResponse): Promise<ExecutorResult | undefined> {
+    this.finishReason = response.finishReason;
+    const message = response.message;
+    let calls: ToolCallPart[] | undefined;
+    let text = '';
+    for (const part of message.content) {
+      if (part.type === 'tool_call') (calls ??= []).push(part);
+      else if (part.type === 'text') text += part.text;
+    }
+    if (calls) return this.actOn(message, calls);
+    if (text.trim() === '') return this.onEmpty(response);
+    this.emptyReplies = 0;
+    this.accept(message);
+    if (response.finishReason === 'length') {
+      this.pendingText += text;
+      if (this.continuations < this.deps.limits.maxLengthContinuations) {
+        this.continuations++;
+        this.run.messages.push({ role: 'user', content: LENGTH_CONTINUE_PROMPT });
+        return undefined;
+      }
+      const error = new RunError(
+        'length',
+        `Response remained truncated after ${this.continuations} continuation attempt(s)`,
+      );
+      return this.result(this.pendingText, 'partial', error);
+    }
+    return this.result(this.pendingText + text, 'success');
+  }
+
+  /** A reply with neither text nor tool calls. */
+  private onEmpty(response: ModelResponse): ExecutorResult | undefined {
+    if (this.pendingText) {
+      this.iterations++;
+      return this.result(this.pendingText, 'success');
+    }
+    if (this.lastOutcomes) {
+      this.iterations++;
+      return this.result(toolOnlyOutput(this.lastOutcomes), 'success');
+    }
+    if (response.finishReason === 'content_filter') {
+      const cause = new ModelError(
+        'content_filter',
+        `${this.deps.invoker.id}: reply blocked by the content filter`,
+      );
+      throw new RunError('model', cause.message, { cause });
+    }
+    if (this.emptyReplies < MAX_EMPTY_REPLY_RETRIES) {
+      this.emptyReplies++;
+      return undefined;
+    }
+    const cause = new ModelError(
+      'empty_response',
+      `${this.deps.invoker.id}: empty reply (no text, no tool calls) after ${this.emptyReplies + 1} attempts`,
+    );
+    throw new RunError('model', cause.message, { cause });
+  }
+
+  private async actOn(message: AssistantMessage, calls: ToolCallPart[]): Promise<ExecutorResult | undefined> {
+    const { deps, run } = this;
+    const turn = prepareToolCalls(deps.registry, calls);
+    if (turn.unknownTool) {
+      if (++this.invalidToolTurns >= deps.limits.maxInvalidToolTurns) {
+        const names = turn.calls.filter((c) => c.status === 'unknown_tool').map((c) => c.call.name);
+        throw new RunError(
+          'invalid_tool_calls',
+          `The model called unknown tool(s) ${names.join(', ')} in ${this.invalidToolTurns} consecutive turns`,
+        );
+      }
+    } else {
+      this.invalidToolTurns = 0;
+      if (turn.invalidJson && this.invalidJsonRetries < MAX_INVALID_JSON_RETRIES) {
+        this.invalidJsonRetries++;
+        return undefined;
+      }
+      this.invalidJsonRetries = 0;
+    }
+    this.emptyReplies = 0;
+    this.pendingText = '';
+    this.continuations = 0;
+    this.accept(message);
+    const outcomes = await deps.runner.run(turn.calls, {
+      signal: run.signal,
+      emit: run.emit,
+      runId: run.emit.runId,
+      stepId: run.stepId,
+      agent: run.agent,
+      sandbox: deps.options.sandbox,
+      gate: deps.options.gate,
+    });
+    run.messages.push(toolMessage(outcomes));
+    this.toolCalls += outcomes.length;
+    this.lastOutcomes = outcomes;
+    if (run.signal.aborted) throw this.typed(run.signal.reason);
+    this.noteTurn(turn.calls, outcomes);
+    return undefined;
+  }
+
+  /** Sets the notes the next request carries. */
+  private noteTurn(calls: readonly PreparedCall[], outcomes: readonly ToolOutcome[]): void {
+    let lastName = '';
+    for (const prepared of calls) {
+      const name = prepared.tool?.name ?? prepared.call.name;
+      const args = prepared.args === undefined ? prepared.call.arguments : prepared.args;
+      this.repetition.push(callKey(name, args));
+      lastName = name;
+    }
+    const repeated = repetitionNote(lastName, this.repetition.streak());
+    if (repeated) this.notes.push(repeated);
+    let failed = false;
+    for (const outcome of outcomes) if (outcome.isError) failed = true;
+    this.errorStreak = failed ? this.errorStreak + 1 : 0;
+    if (this.errorStreak >= ERROR_STREAK_LIMIT) this.notes.push(RECOVERY_NOTE);
+  }
+
+  /** Appends an accepted model turn; the notes it was sent with are spent. */
+  private accept(message: AssistantMessage): void {
+    this.run.messages.push(message);
+    this.iterations++;
+    if (this.notes.length > 0) this.notes = [];
+  }
+
+  private exhausted(): ExecutorResult {
+    const max = this.deps.limits.maxIterations;
+    const error = new RunError('max_iterations', `Stopped after ${max} iteration(s) without a final answer`);
+    const output = this.pendingText || (this.lastOutcomes ? toolOnlyOutput(this.lastOutcomes) : '');
+    return this.result(output, 'partial', error);
+  }
+
+  private result(output: string, status: ExecutorResult['status'], error?: TandemError): ExecutorResult {
+    const { messages, usage } = this.run;
+    const result: ExecutorResult = {
+      output,
+      status,
+      messages,
+      newMessages: messages.slice(this.firstNew),
+      usage: { ...usage },
+      iterations: this.iterations,
+      toolCalls: this.toolCalls,
+      finishReason: this.finishReason,
+    };
+    if (error) result.error = error;
+    return result;
+  }
+
+  private timeoutError(): RunError {
+    return new RunError('timeout', `Execution exceeded its ${this.deps.limits.timeoutMs} ms budget`);
+  }
+
+  /** Maps anything thrown inside the loop to the error the execution ends with. */
+  private typed(error: unknown): TandemError {
+    if (this.run.timedOut())
+      return error instanceof RunError && error.kind === 'timeout' ? error : this.timeoutError();
+    if (this.run.signal.aborted) return abortErrorOf(this.run.signal);
+    if (error instanceof RunError || error instanceof AbortError) return error;
+    if (error instanceof ModelError) {
+      return new RunError('model', `Model call failed (${error.kind}): ${error.message}`, { cause: error });
+    }
+    if (error instanceof TandemError) return error;
+    return new RunError('internal', errorMessage(error), { cause: error });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Options and result of the {@link Executor}, with the seeds' defaults.
+ * @module
+ */
+import { ConfigError, type TandemError } from '../core/errors.js';
+import type { Emitter } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import type { Sandbox } from '../core/sandbox.js';
+import type { Runtime } from '../core/seams.js';
+import type { Usage } from '../core/usage.js';
+import type { ModelInvoker } from '../model/invoke.js';
+import type { ChatModel, FinishReason, ModelRequest } from '../model/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolGate } from '../tools/runner.js';
+import type { Tool } from '../tools/types.js';
+
+/** Capability tier of an agent; sets the default iteration budget. */
+export type ExecutorTier = 'flash' | 'pro' | 'max';
+
+/** Default iteration budget per tier (the seeds' LITE/PRO/MAX profiles). */
+export const TIER_MAX_ITERATIONS: Readonly<Record<ExecutorTier, number>> = { flash: 3, pro: 5, max: 10 };
+
+/** Default wall-clock budget of one execution: 270 s. */
+export const DEFAULT_EXECUTOR_TIMEOUT_MS = 270_000;
+
+/** Silent re-asks after a reply without text or tool calls (before any tool ran). */
+export const MAX_EMPTY_REPLY_RETRIES = 2;
+
+/** Silent re-asks after a reply whose tool-call arguments were not JSON. */
+export const MAX_INVALID_JSON_RETRIES = 2;
+
+/** What {@link ExecutorOptions.prepareRequest} gets besides the request. */
+export interface PrepareRequestInfo {
+  /** Iterations used before this call. */
+  iteration: number;
+  signal: AbortSignal;
+  emit: Emitter;
+}
+
+/** Options of an {@link Executor}. Every limit has the seeds' default. */
+export interface ExecutorOptions {
+  /** The model. Calls go through {@link ExecutorOptions.invoker} when given. */
+  model: ChatModel;
+  /** How the model is called (retry, fallback). Default: `directInvoker(model)`. */
+  invoker?: ModelInvoker;
+  /** The tools the model may call. */
+  tools?: Tool[] | ToolRegistry;
+  /** The system prompt. Sent as `request.system`, never inside a message. */
+  instructions?: string;
+  /** Agent name stamped on events. Default `'executor'`. */
+  name?: string;
+  /** Sets the default of `maxIterations`: flash 3, pro 5, max 10. Default `'max'`. */
+  tier?: ExecutorTier;
+  /** Model turns allowed per execution (silent re-asks excluded). Default from `tier`. */
+  maxIterations?: number;
+  /** Wall-clock budget per execution, on the runtime's clock. Default 270 000 ms. */
+  timeoutMs?: number;
+  /** Stream model replies (emitting `token` / `reasoning`). Default true. */
+  stream?: boolean;
+  /** Parallel-safe tool calls run at once. Default 8 (the tool runner's). */
+  toolConcurrency?: number;
+  /** Tool output longer than this is truncated for the model. Default: the tool runner's. */
+  maxOutputChars?: number;
+  /** Continuation requests after a reply cut by the length limit. Default 2. */
+  maxLengthContinuations?: number;
+  /** Consecutive turns calling unknown tools before the run stops. Default 3. */
+  maxInvalidToolTurns?: number;
+  /** Clock, randomness and ids. Default: the real ones. */
+  runtime?: Partial<Runtime>;
+  /** Consulted before each ready tool call runs: approvals and guardrails plug in here. */
+  gate?: ToolGate;
+  /** Passed to tools in their context. */
+  sandbox?: Sandbox;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Called before each model call with the outgoing request; may return a replacement (context layer plugs in here). */
+  prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+}
+
+/** Options of one execution. */
+export interface ExecuteOptions {
+  /** Aborts the model call and every tool; the execution fails with an `aborted` error. */
+  signal?: AbortSignal;
+  /** Where events go (the parent's scoped emitter, e.g. the orchestrator's). */
+  emit?: Emitter;
+  /** Earlier conversation, before the input. Not modified. */
+  history?: Message[];
+  /** Replaces the executor's `instructions` for this execution. */
+  system?: string;
+  /** Plan step this execution works on; stamped on events. */
+  stepId?: string;
+}
+
+/** The outcome of an execution. */
+export interface ExecutorResult {
+  /** The final answer; built from the last tool results when the model ended without text. */
+  output: string;
+  /** `partial` when the iteration budget or the length-continuation limit cut the answer (see `error`). */
+  status: 'success' | 'partial';
+  /** The whole conversation: history, input and everything this execution added. */
+  messages: Message[];
+  /** Messages this execution added after the input. */
+  newMessages: Message[];
+  usage: Usage;
+  /** Model turns used. */
+  iterations: number;
+  /** Tool calls answered (executed or refused with an error result). */
+  toolCalls: number;
+  finishReason: FinishReason;
+  /** Why a `partial` result is partial (`max_iterations` or `length`). */
+  error?: TandemError;
+}
+
+/** Limits after defaults, validated. */
+export interface ExecutorLimits {
+  maxIterations: number;
+  timeoutMs: number;
+  maxLengthContinuations: number;
+  maxInvalidToolTurns: number;
+}
+
+/**
+ * Applies defaults and validates the limits.
+ * @throws ConfigError for a missing model, an unknown tier or a limit out of range.
+ */
+export function resolveLimits(options: ExecutorOptions): ExecutorLimits {
+  if (!options?.model) throw new ConfigError('Executor: `model` is required');
+  const tier = options.tier ?? 'max';
+  const tierDefault = TIER_MAX_ITERATIONS[tier];
+  if (tierDefault === undefined) throw new ConfigError(`Executor: unknown tier "${tier}"`);
+  const limits: ExecutorLimits = {
+    maxIterations: options.maxIterations ?? tierDefault,
+    timeoutMs: options.timeoutMs ?? DEFAULT_EXECUTOR_TIMEOUT_MS,
+    maxLengthContinuations: options.maxLengthContinuations ?? 2,
+    maxInvalidToolTurns: options.maxInvalidToolTurns ?? 3,
+  };
+  requireInteger('maxIterations', limits.maxIterations, 1);
+  requireInteger('maxLengthContinuations', limits.maxLengthContinuations, 0);
+  requireInteger('maxInvalidToolTurns', limits.maxInvalidToolTurns, 1);
+  if (!(limits.timeoutMs > 0)) throw new ConfigError('Executor: `timeoutMs` must be a positive number');
+  return limits;
+}
+
+function requireInteger(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`Executor: \`${name}\` must be an integer ≥ ${min}, got ${value}`);
+  }
+}

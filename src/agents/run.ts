@@ -1,0 +1,154 @@
+/**
+ * `Run`: the handle of one running agent. It is consumed three ways — async
+ * iteration, typed listeners, or the `result` promise — and ends with
+ * exactly one `complete` or `error` event.
+ * @module
+ */
+import { AbortError, errorMessage, isAbortError, RunError, TandemError } from '../core/errors.js';
+import type { EventBus } from '../core/event-bus.js';
+import type { EventPayloads, EventType, TandemEvent } from '../core/events.js';
+import type { Usage } from '../core/usage.js';
+
+/** What a {@link Run} executes and how its result becomes the `complete` event. */
+export interface RunInit<T> {
+  /** The run's bus; its `runId` is the run's id. */
+  bus: EventBus;
+  /** The caller's signal; aborting it aborts the run. */
+  signal?: AbortSignal;
+  /** The work. It gets the run's signal and must not emit `complete` or `error` itself. */
+  body: (signal: AbortSignal) => Promise<T>;
+  /** The payload of the `complete` event for a result. */
+  complete: (result: T) => EventPayloads['complete'];
+  /** Usage so far, reported in the `error` event. */
+  usage?: () => Usage | undefined;
+}
+
+type Listener<T extends EventType> = (event: TandemEvent<T>) => void;
+
+const noop = () => {};
+
+/**
+ * A running agent.
+ *
+ * The work starts in a microtask, so listeners attached and iterators
+ * started synchronously after the call that created the run see every
+ * event, `run_started` included:
+ *
+ * ```ts
+ * const run = executor.run('What is 2 + 3?');
+ * run.on('token', (e) => process.stdout.write(e.delta));
+ * for await (const event of run) console.log(event.type); // all events, ends after complete/error
+ * const result = await run.result;
+ * ```
+ *
+ * An iterator started after the run ended yields nothing; `result` always
+ * settles. `result` rejects with the typed error (a {@link TandemError}) when
+ * the run ends in `error`; leaving it unobserved is safe (no unhandled
+ * rejection).
+ */
+export class Run<T> implements AsyncIterable<TandemEvent> {
+  /** The run's id, stamped on every event. */
+  readonly runId: string;
+  /** The outcome: resolves after `complete`, rejects after `error`. */
+  readonly result: Promise<T>;
+  private readonly bus: EventBus;
+  private readonly controller = new AbortController();
+
+  constructor(init: RunInit<T>) {
+    this.bus = init.bus;
+    this.runId = init.bus.runId;
+    const unlink = linkAbort(init.signal, this.controller);
+    this.result = new Promise<T>((resolve, reject) => {
+      queueMicrotask(() => {
+        this.execute(init).then(resolve, reject).finally(unlink);
+      });
+    });
+    this.result.catch(noop);
+  }
+
+  /** True once the run emitted `complete` or `error`. */
+  get isEnded(): boolean {
+    return this.bus.isEnded;
+  }
+
+  /** Aborts the run: the model call and every tool see the signal; the run ends with an `aborted` error. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason ?? new AbortError('run aborted by the caller'));
+  }
+
+  /** Listens to one event type (or `'*'` for all). Listeners run synchronously; one that throws does not stop the run. */
+  on<K extends EventType>(type: K, listener: Listener<K>): this;
+  on(type: '*', listener: (event: TandemEvent) => void): this;
+  on(type: any, listener: any): this {
+    this.bus.on(type, listener);
+    return this;
+  }
+
+  /** Listens to the next event of one type (or `'*'`). */
+  once<K extends EventType>(type: K, listener: Listener<K>): this;
+  once(type: '*', listener: (event: TandemEvent) => void): this;
+  once(type: any, listener: any): this {
+    this.bus.once(type, listener);
+    return this;
+  }
+
+  /** Removes a listener. */
+  off<K extends EventType>(type: K, listener: Listener<K>): this;
+  off(type: '*', listener: (event: TandemEvent) => void): this;
+  off(type: any, listener: any): this {
+    this.bus.off(type, listener);
+    return this;
+  }
+
+  /** Every event from now until the terminal one (see the bus's backpressure policy). */
+  [Symbol.asyncIterator](): AsyncIterator<TandemEvent> {
+    return this.bus[Symbol.asyncIterator]();
+  }
+
+  private async execute(init: RunInit<T>): Promise<T> {
+    const signal = this.controller.signal;
+    try {
+      if (signal.aborted) throw abortErrorOf(signal);
+      const result = await init.body(signal);
+      if (!this.bus.isEnded) this.bus.emit('complete', init.complete(result));
+      return result;
+    } catch (error) {
+      const typed = toTandemError(error, signal);
+      if (!this.bus.isEnded) {
+        const payload: EventPayloads['error'] = { error: { kind: typed.kind, message: typed.message } };
+        const usage = init.usage?.();
+        if (usage) payload.usage = { ...usage };
+        this.bus.emit('error', payload);
+      }
+      throw typed;
+    }
+  }
+}
+
+/** Any thrown value as a {@link TandemError}: aborts become {@link AbortError}, the rest `internal`. */
+export function toTandemError(error: unknown, signal?: AbortSignal): TandemError {
+  if (error instanceof TandemError) return error;
+  if (signal?.aborted) return abortErrorOf(signal);
+  if (isAbortError(error)) return new AbortError(error);
+  return new RunError('internal', errorMessage(error), { cause: error });
+}
+
+/** The {@link AbortError} for an aborted signal: its reason when that already is one. */
+export function abortErrorOf(signal: AbortSignal): AbortError {
+  return signal.reason instanceof AbortError ? signal.reason : new AbortError(signal.reason);
+}
+
+/**
+ * Aborts `controller` when `parent` aborts (at once if it already has).
+ * Returns the function that removes the link.
+ */
+export function linkAbort(parent: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!parent) return noop;
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return noop;
+  }
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return () => parent.removeEventListener('abort', onAbort);
+}
