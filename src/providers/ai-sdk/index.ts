@@ -1,0 +1,7 @@
+/**
+ * `tandem-agents/ai-sdk`: any Vercel AI SDK language model as a tandem model.
+ * `ai` is an optional peer dependency, referenced only by types.
+ * @packageDocumentation
+ */
+export { type FromAISDKOptions, fromAISDK } from './model.js';
+export type { AISDKLanguageModel } from './types.js';

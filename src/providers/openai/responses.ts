@@ -1,0 +1,91 @@
+/**
+ * OpenAI Responses API adapter (`POST {baseURL}/responses`): the system
+ * prompt travels as `instructions`, tool calls as `function_call` items and
+ * reasoning as replayable (encrypted) `reasoning` items.
+ * @module
+ */
+import { ModelError } from '../../core/errors.js';
+import type {
+  CallOptions,
+  ChatModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '../../model/types.js';
+import { networkError, postJSON } from '../shared/http.js';
+import { readSSE } from '../shared/sse.js';
+import type { ResolvedOpenAIConfig } from './config.js';
+import { buildResponsesBody, isReasoningModel, type OpenAIResponsesSettings } from './responses-request.js';
+import { parseResponsesObject } from './responses-response.js';
+import { responsesStreamParts } from './responses-stream.js';
+
+export type { OpenAIResponsesSettings } from './responses-request.js';
+
+/**
+ * A {@link ChatModel} on the OpenAI Responses API. Reached by users through
+ * `createOpenAI(...).responses(modelId)`.
+ * @param config - the provider's resolved connection settings.
+ * @param modelId - the provider's model name, e.g. `gpt-5-mini`.
+ * @param settings - per-model options; see {@link OpenAIResponsesSettings}.
+ */
+export function createOpenAIResponsesModel(
+  config: ResolvedOpenAIConfig,
+  modelId: string,
+  settings: OpenAIResponsesSettings = {},
+): ChatModel {
+  const id = `${config.provider}:${modelId}`;
+  const url = `${config.baseURL.replace(/\/+$/, '')}/responses`;
+  const ctx = { provider: config.provider, model: modelId };
+
+  const post = (request: ModelRequest, stream: boolean, signal: AbortSignal | undefined) =>
+    postJSON({
+      url,
+      body: buildResponsesBody(request, modelId, settings, stream),
+      headers: stream ? { ...config.headers(), accept: 'text/event-stream' } : config.headers(),
+      signal,
+      fetch: config.fetch,
+      timeoutMs: config.timeoutMs,
+      provider: config.provider,
+      model: modelId,
+    });
+
+  return {
+    id,
+    info: settings.info ?? {
+      supportsTools: true,
+      supportsJson: true,
+      supportsReasoning: isReasoningModel(modelId, settings),
+    },
+
+    async generate(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
+      const signal = options?.signal;
+      const response = await post(request, false, signal);
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        if (signal?.aborted) {
+          throw new ModelError('aborted', `${id}: request aborted`, { model: id, cause: signal.reason });
+        }
+        throw networkError(error, ctx);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw new ModelError('invalid_response', `${id}: response is not JSON: ${text.slice(0, 200)}`, {
+          model: id,
+          cause: error,
+          body: text,
+        });
+      }
+      return parseResponsesObject(json, id);
+    },
+
+    async *stream(request: ModelRequest, options?: CallOptions): AsyncGenerator<ModelStreamPart> {
+      const signal = options?.signal;
+      const response = await post(request, true, signal);
+      yield* responsesStreamParts(readSSE(response, signal, ctx), id);
+    },
+  };
+}
