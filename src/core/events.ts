@@ -67,6 +67,8 @@ export interface EventPayloads {
     reason: string;
     method: 'explicit' | 'heuristic' | 'llm' | 'default';
     lowConfidence?: boolean;
+    /** Shown to the user with a low-confidence route. */
+    message?: string;
     complexity?: 'simple' | 'complex';
   };
   plan_overview: { title: string; summary: string; steps: PlanStepView[] };

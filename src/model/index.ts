@@ -1,3 +1,31 @@
 export * from './invoke.js';
+export {
+  type ContextRecoveryOptions,
+  type ContextRecoveryPolicy,
+  DEFAULT_CONTEXT_TIERS,
+  nextContextLimit,
+  resolveContextRecoveryPolicy,
+} from './resilience/context-recovery.js';
+export { StreamInterruptedError } from './resilience/errors.js';
+export { DEFAULT_EAGER_FALLBACK_KINDS, type FallbackOptions, isEmptyReply } from './resilience/fallback.js';
+export { createResilientInvoker, type ResilientInvokerOptions } from './resilience/resilient-invoker.js';
+export {
+  backoffDelay,
+  DEFAULT_RETRY_POLICY,
+  type RetryOptions,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelay,
+} from './resilience/retry-policy.js';
+export {
+  DEFAULT_STREAM_POLICY,
+  estimatePromptTokens,
+  type LargePromptTimeout,
+  resolveStreamPolicy,
+  type StreamOptions,
+  type StreamPolicy,
+} from './resilience/stream-call.js';
+export * from './resilience/tiers.js';
 export * from './stream.js';
 export * from './types.js';
+export * from './json.js';
