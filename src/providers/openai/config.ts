@@ -1,0 +1,91 @@
+/**
+ * Provider-level options of the OpenAI adapters (Chat Completions and
+ * Responses), resolved once per `createOpenAI` call.
+ * @module
+ */
+
+/** Options of `createOpenAI`. */
+export interface OpenAIProviderOptions {
+  /**
+   * API key, sent as `Authorization: Bearer <key>`. When omitted and `baseURL`
+   * is OpenAI's own, `OPENAI_API_KEY` from the environment is used (read
+   * safely: runtimes without `process` are fine). Other servers never get the
+   * environment's OpenAI key.
+   */
+  apiKey?: string;
+  /** Base URL of the API (default `https://api.openai.com/v1`); any OpenAI-compatible server's `/v1`. */
+  baseURL?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** `fetch` to use (default `globalThis.fetch`). */
+  fetch?: typeof fetch;
+  /** Fail with a `timeout` error when no response headers arrive within this many ms (default: none). */
+  timeoutMs?: number;
+  /** Provider name used in model ids (`<name>:<model>`) and errors (default `openai`). */
+  name?: string;
+  /** `OpenAI-Organization` header. */
+  organization?: string;
+  /** `OpenAI-Project` header. */
+  project?: string;
+}
+
+/** Options after defaults, shared by the Chat and Responses models. */
+export interface ResolvedOpenAIConfig {
+  /** Provider name, e.g. `openai`. */
+  provider: string;
+  /** Base URL without a trailing slash. */
+  baseURL: string;
+  /** Headers of one request (evaluated per request, so key rotation through the environment works). */
+  headers: () => Record<string, string>;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** OpenAI's own API. */
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+function envApiKey(): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const key = env?.OPENAI_API_KEY;
+  return typeof key === 'string' && key ? key : undefined;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `baseURL` is OpenAI's own API (not a compatible server). */
+export function isOpenAIHost(baseURL: string): boolean {
+  return hostOf(baseURL) === 'api.openai.com';
+}
+
+/** True when `baseURL` points at this machine (localhost, 127.x, ::1). */
+export function isLocalURL(baseURL: string): boolean {
+  const host = hostOf(baseURL);
+  if (!host) return false;
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '[::1]';
+}
+
+/** Applies the defaults to {@link OpenAIProviderOptions}. */
+export function resolveOpenAIConfig(options: OpenAIProviderOptions = {}): ResolvedOpenAIConfig {
+  const baseURL = (options.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  const useEnvKey = isOpenAIHost(baseURL);
+  return {
+    provider: options.name ?? 'openai',
+    baseURL,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    headers() {
+      const headers: Record<string, string> = {};
+      const apiKey = options.apiKey ?? (useEnvKey ? envApiKey() : undefined);
+      if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+      if (options.organization) headers['openai-organization'] = options.organization;
+      if (options.project) headers['openai-project'] = options.project;
+      return { ...headers, ...options.headers };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * `tandem-agents/openai`: OpenAI Chat Completions and Responses, and every
+ * OpenAI-compatible server (vLLM, Ollama, LM Studio, DeepSeek, Qwen, Kimi,
+ * GLM, Groq, OpenRouter) through `baseURL`.
+ *
+ * ```ts
+ * const openai = createOpenAI({ apiKey });
+ * const model = openai('gpt-4o-mini');
+ * const local = createOpenAI({ baseURL: 'http://localhost:11434/v1', name: 'ollama' })('qwen3:8b');
+ * ```
+ * @packageDocumentation
+ */
+import type { ChatModel } from '../../model/types.js';
+import { OpenAIChatModel } from './chat-model.js';
+import type { OpenAIChatSettings } from './chat-settings.js';
+import { type OpenAIProviderOptions, resolveOpenAIConfig } from './config.js';
+import { createOpenAIResponsesModel, type OpenAIResponsesSettings } from './responses.js';
+
+export { OpenAIChatModel } from './chat-model.js';
+export type { OpenAIChatSettings, ReplayReasoning } from './chat-settings.js';
+export {
+  isLocalURL,
+  isOpenAIHost,
+  OPENAI_BASE_URL,
+  type OpenAIProviderOptions,
+  type ResolvedOpenAIConfig,
+  resolveOpenAIConfig,
+} from './config.js';
+export { createOpenAIResponsesModel, type OpenAIResponsesSettings } from './responses.js';
+
+/** What {@link createOpenAI} returns: call it with a model name for a Chat Completions model. */
+export interface OpenAIProvider {
+  (modelId: string, settings?: OpenAIChatSettings): OpenAIChatModel;
+  /** A Chat Completions model (`POST /chat/completions`); the same as calling the provider. */
+  chat(modelId: string, settings?: OpenAIChatSettings): OpenAIChatModel;
+  /** An OpenAI Responses API model (`POST /responses`). */
+  responses(modelId: string, settings?: OpenAIResponsesSettings): ChatModel;
+}
+
+/**
+ * A provider for OpenAI or any OpenAI-compatible server.
+ *
+ * @example
+ * ```ts
+ * const deepseek = createOpenAI({ baseURL: 'https://api.deepseek.com/v1', apiKey, name: 'deepseek' });
+ * const model = deepseek('deepseek-reasoner');
+ * ```
+ */
+export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvider {
+  const config = resolveOpenAIConfig(options);
+  const chat = (modelId: string, settings?: OpenAIChatSettings): OpenAIChatModel =>
+    new OpenAIChatModel(config, modelId, settings);
+  const provider = ((modelId: string, settings?: OpenAIChatSettings) =>
+    chat(modelId, settings)) as OpenAIProvider;
+  provider.chat = chat;
+  provider.responses = (modelId, settings) => createOpenAIResponsesModel(config, modelId, settings);
+  return provider;
+}

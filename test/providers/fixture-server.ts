@@ -1,0 +1,294 @@
+/**
+ * A loopback HTTP server for provider adapter tests: replays the recorded
+ * wire fixtures in `shared/fixtures/providers`, records every request it gets,
+ * and injects faults (error statuses, socket resets, stalls). Nothing leaves
+ * 127.0.0.1.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
+/** Root of the recorded fixtures: `shared/` sits beside the repository. */
+export const FIXTURES_DIR = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/fixtures/providers',
+);
+
+/** One entry of `manifest.json`. */
+export interface FixtureEntry {
+  file: string;
+  httpStatus: number;
+  contentType: string | null;
+  requestUrl: string | null;
+  exercises: string;
+}
+
+let manifestCache: Map<string, FixtureEntry> | undefined;
+
+/** The manifest, keyed by relative path (e.g. `openai-chat/stream-text-usage.sse`). */
+export function fixtureManifest(): Map<string, FixtureEntry> {
+  if (!manifestCache) {
+    const raw = JSON.parse(readFileSync(resolve(FIXTURES_DIR, 'manifest.json'), 'utf8')) as {
+      files: FixtureEntry[];
+    };
+    manifestCache = new Map(raw.files.map((entry) => [entry.file, entry]));
+  }
+  return manifestCache;
+}
+
+/** Raw text of a fixture file. */
+export function readFixture(file: string): string {
+  return readFileSync(resolve(FIXTURES_DIR, file), 'utf8');
+}
+
+/** A fixture body parsed as JSON (for `.json` files). */
+export function readFixtureJSON<T = any>(file: string): T {
+  return JSON.parse(readFixture(file)) as T;
+}
+
+/** The JSON payloads of a `.chunks.jsonl` file, or the `data:` payloads of an `.sse` file. */
+export function fixtureEvents(file: string): any[] {
+  const text = readFixture(file);
+  const lines = file.endsWith('.sse')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+    : text.split('\n');
+  return lines.filter((l) => l.trim() && l !== '[DONE]').map((l) => JSON.parse(l));
+}
+
+/**
+ * How `.chunks.jsonl` lines (SSE framing stripped by the recorder) are framed again:
+ * `chat` = `data: <line>` frames plus a final `data: [DONE]` (Chat Completions and compatibles),
+ * `typed` = `event: <payload.type>` + `data: <line>` (Anthropic, OpenAI Responses),
+ * `data` = `data: <line>` frames only (Gemini).
+ */
+export type Framing = 'chat' | 'typed' | 'data';
+
+function defaultFraming(file: string): Framing {
+  const dir = file.split('/')[0];
+  if (dir === 'anthropic' || dir === 'openai-responses') return 'typed';
+  if (dir === 'gemini') return 'data';
+  return 'chat';
+}
+
+/** The body a fixture is served with: `.sse` and `.json` as recorded, `.chunks.jsonl` re-framed as SSE. */
+export function fixtureBody(file: string, framing: Framing = defaultFraming(file)): string {
+  const text = readFixture(file);
+  if (!file.endsWith('.chunks.jsonl')) return text;
+  let out = '';
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    if (framing === 'typed') out += `event: ${(JSON.parse(line) as { type?: string }).type}\n`;
+    out += `data: ${line}\n\n`;
+  }
+  if (framing === 'chat') out += 'data: [DONE]\n\n';
+  return out;
+}
+
+/** A request the server received. */
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, e.g. `/v1/chat/completions`. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** `rawBody` parsed as JSON, or `undefined` when it is not JSON. */
+  body: any;
+}
+
+/** Answers one request. */
+export type Handler = (request: RecordedRequest, res: ServerResponse) => void | Promise<void>;
+
+/** Options of {@link serveFixture}. */
+export interface ServeOptions {
+  framing?: Framing;
+  /** Overrides the manifest's status. */
+  status?: number;
+  headers?: Record<string, string>;
+  /** Writes the body in pieces of this many bytes (default: whole), to split events and UTF-8 sequences. */
+  chunkSize?: number;
+}
+
+async function writeBody(res: ServerResponse, body: string, chunkSize?: number): Promise<void> {
+  const bytes = Buffer.from(body, 'utf8');
+  if (!chunkSize) {
+    res.end(bytes);
+    return;
+  }
+  for (let i = 0; i < bytes.length; i += chunkSize) {
+    res.write(bytes.subarray(i, i + chunkSize));
+    // Yield to the event loop so each piece goes out as its own chunk.
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  res.end();
+}
+
+/** Serves a fixture with its manifest status and content type. */
+export function serveFixture(file: string, options: ServeOptions = {}): Handler {
+  const entry = fixtureManifest().get(file);
+  if (!entry) throw new Error(`fixture not in manifest: ${file}`);
+  const streamed = file.endsWith('.sse') || file.endsWith('.chunks.jsonl');
+  const contentType = entry.contentType ?? (streamed ? 'text/event-stream' : 'application/json');
+  const body = fixtureBody(file, options.framing);
+  return async (_req, res) => {
+    res.writeHead(options.status ?? entry.httpStatus, { 'content-type': contentType, ...options.headers });
+    await writeBody(res, body, options.chunkSize);
+  };
+}
+
+/** Responds with `status`, `headers` and `body` (objects are sent as JSON). */
+export function respond(status: number, body: unknown = '', headers: Record<string, string> = {}): Handler {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const type = typeof body === 'string' ? 'text/plain' : 'application/json';
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': type, ...headers });
+    res.end(text);
+  };
+}
+
+/** Serves `body` as an SSE stream (status 200). */
+export function respondSSE(body: string, chunkSize?: number): Handler {
+  return async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    await writeBody(res, body, chunkSize);
+  };
+}
+
+/** Destroys the socket before any response byte is sent. */
+export function resetBeforeResponse(): Handler {
+  return (_req, res) => {
+    res.socket?.destroy();
+  };
+}
+
+/** Sends the headers and the first `bytes` bytes of `body`, then destroys the socket. */
+export function resetAfter(body: string, bytes: number, contentType = 'text/event-stream'): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': contentType });
+    res.write(Buffer.from(body, 'utf8').subarray(0, bytes), () => {
+      setImmediate(() => res.socket?.destroy());
+    });
+  };
+}
+
+/** Never answers (until the server closes); with `body`, sends headers and `body` first, then stalls. */
+export function stall(body?: string): Handler {
+  return (_req, res) => {
+    if (body === undefined) return;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(body);
+  };
+}
+
+/** A running loopback server. */
+export interface FixtureServer {
+  /** Base URL, e.g. `http://127.0.0.1:54321`. */
+  readonly url: string;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Sets the handlers for the next requests: the n-th request gets the n-th handler, the last one repeats. */
+  handle(...handlers: Handler[]): void;
+  /** The last request received (throws when there is none). */
+  lastRequest(): RecordedRequest;
+  /** Stops the server, destroying open connections (stalled responses included). */
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1 with an OS-assigned port. */
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const requests: RecordedRequest[] = [];
+  let handlers: Handler[] = [];
+  let served = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = rawBody ? JSON.parse(rawBody) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawBody,
+        body,
+      };
+      requests.push(recorded);
+      const handler = handlers[Math.min(served++, handlers.length - 1)];
+      if (!handler) {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('fixture server: no handler set');
+        return;
+      }
+      Promise.resolve(handler(recorded, res)).catch((error: unknown) => {
+        res.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    handle(...next) {
+      handlers = next;
+      served = 0;
+    },
+    lastRequest() {
+      const last = requests.at(-1);
+      if (!last) throw new Error('fixture server: no request received');
+      return last;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+/**
+ * One server for the calling test file (started before all tests, closed
+ * after them, request log cleared before each); `get()` returns it in tests.
+ */
+export function useFixtureServer(): { get(): FixtureServer } {
+  let server: FixtureServer | undefined;
+  beforeAll(async () => {
+    server = await startFixtureServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server?.requests.splice(0);
+  });
+  return {
+    get() {
+      if (!server) throw new Error('fixture server not started');
+      return server;
+    },
+  };
+}
+
+/** The rejection of `promise`; throws when it resolves, so a missing error fails the test. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
