@@ -1,0 +1,80 @@
+/**
+ * Conversation messages in Anthropic's shape: assistant turns keep their
+ * thinking blocks (signature and redacted data verbatim), tool results of one
+ * turn travel together in a single user message, and consecutive messages of
+ * the same role are merged because the API wants user and assistant turns to
+ * alternate.
+ * @module
+ */
+import type { AssistantMessage, Message, ReasoningPart } from '../../core/messages.js';
+import type { AnthropicBlock, AnthropicMessage } from './wire.js';
+
+/** Marks a reasoning part as Anthropic's redacted thinking, so other providers' opaque data is never sent here. */
+export const REDACTED_MARK = 'redactedThinking';
+
+function thinkingBlock(part: ReasoningPart): AnthropicBlock | undefined {
+  if (part.redacted && part.providerMetadata?.anthropic?.[REDACTED_MARK]) {
+    return { type: 'redacted_thinking', data: part.redacted };
+  }
+  // Thinking without Anthropic's signature (another provider's reasoning) would be rejected.
+  if (part.signature) return { type: 'thinking', thinking: part.text, signature: part.signature };
+  return undefined;
+}
+
+// The API wants an object; a model that wrote invalid JSON still sees what it wrote.
+function toolInput(args: string): unknown {
+  if (args.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(args);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // falls through to the wrapper below
+  }
+  return { _invalid_arguments: args };
+}
+
+function assistantBlocks(message: AssistantMessage): AnthropicBlock[] {
+  const blocks: AnthropicBlock[] = [];
+  for (const part of message.content) {
+    if (part.type === 'text') {
+      if (part.text) blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'reasoning') {
+      const block = thinkingBlock(part);
+      if (block) blocks.push(block);
+    } else {
+      blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: toolInput(part.arguments) });
+    }
+  }
+  return blocks;
+}
+
+function blocksOf(message: Message): AnthropicBlock[] {
+  switch (message.role) {
+    case 'user':
+      if (typeof message.content === 'string')
+        return message.content ? [{ type: 'text', text: message.content }] : [];
+      return message.content.filter((p) => p.text).map((p) => ({ type: 'text', text: p.text }));
+    case 'assistant':
+      return assistantBlocks(message);
+    case 'tool':
+      return message.content.map((r) => {
+        const block: AnthropicBlock = { type: 'tool_result', tool_use_id: r.toolCallId, content: r.content };
+        if (r.isError) block.is_error = true;
+        return block;
+      });
+  }
+}
+
+/** Converts tandem messages to Anthropic `messages` (new objects; the input is never touched). */
+export function toAnthropicMessages(messages: Message[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const message of messages) {
+    const blocks = blocksOf(message);
+    if (blocks.length === 0) continue;
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const last = out[out.length - 1];
+    if (last && last.role === role) (last.content as AnthropicBlock[]).push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * `createAnthropic`: the Anthropic Messages API as a tandem {@link ChatModel}.
+ * Uses only `fetch`, so it runs on Node, Bun, Deno, browsers and edge runtimes.
+ * @module
+ */
+import { ModelError } from '../../core/errors.js';
+import type {
+  CallOptions,
+  ChatModel,
+  ModelInfo,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '../../model/types.js';
+import { type HttpConfig, postJSON } from '../shared/http.js';
+import { readSSE } from '../shared/sse.js';
+import { type AnthropicModelSettings, toAnthropicBody } from './request.js';
+import { toModelResponse } from './response.js';
+import { anthropicStreamParts } from './stream.js';
+import type { AnthropicResponseBody } from './wire.js';
+
+/** Options of {@link createAnthropic}. */
+export interface AnthropicOptions extends HttpConfig {
+  /** API key sent as `x-api-key` (default `ANTHROPIC_API_KEY` from the environment when there is one). */
+  apiKey?: string;
+  /** API root (default `https://api.anthropic.com/v1`); requests go to `<baseURL>/messages`. */
+  baseURL?: string;
+  /** `anthropic-version` header (default `2023-06-01`). */
+  version?: string;
+}
+
+/** Settings of one Anthropic model. */
+export interface AnthropicSettings extends AnthropicModelSettings {
+  /** Overrides the defaults reported as {@link ChatModel.info}. */
+  info?: ModelInfo;
+}
+
+/** Makes Anthropic models: `createAnthropic()('claude-sonnet-4-5', { thinking: { budgetTokens: 4096 } })`. */
+export type AnthropicProvider = (modelId: string, settings?: AnthropicSettings) => ChatModel;
+
+const PROVIDER = 'anthropic';
+
+// Reading the environment must not throw on runtimes without `process` or without env permission.
+function envKey(name: string): string | undefined {
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    return env?.[name] || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readJSON(response: Response, model: string, signal?: AbortSignal): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (cause) {
+    const kind = signal?.aborted ? 'aborted' : 'connection';
+    throw new ModelError(kind, `${model}: reply body could not be read`, { model, cause });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ModelError('invalid_response', `${model}: reply is not JSON: ${text.slice(0, 200)}`, {
+      model,
+      cause,
+    });
+  }
+}
+
+/** Creates the Anthropic provider. */
+export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvider {
+  const baseURL = (options.baseURL ?? 'https://api.anthropic.com/v1').replace(/\/+$/, '');
+  const apiKey = options.apiKey ?? envKey('ANTHROPIC_API_KEY');
+  const headers: Record<string, string> = { 'anthropic-version': options.version ?? '2023-06-01' };
+  if (apiKey) headers['x-api-key'] = apiKey;
+  Object.assign(headers, options.headers);
+
+  return (modelId, settings = {}) => {
+    const id = `${PROVIDER}:${modelId}`;
+    const ctx = { provider: PROVIDER, model: modelId };
+    const info: ModelInfo = {
+      contextWindow: 200_000,
+      supportsTools: true,
+      supportsJson: true,
+      supportsReasoning: settings.thinking !== undefined,
+      ...settings.info,
+    };
+    const post = (request: ModelRequest, stream: boolean, signal?: AbortSignal) => {
+      const body = toAnthropicBody(modelId, request, settings);
+      if (stream) body.stream = true;
+      return postJSON({
+        url: `${baseURL}/messages`,
+        body,
+        headers,
+        signal,
+        fetch: options.fetch,
+        timeoutMs: options.timeoutMs,
+        ...ctx,
+      });
+    };
+    return {
+      id,
+      info,
+      async generate(request: ModelRequest, call?: CallOptions): Promise<ModelResponse> {
+        const response = await post(request, false, call?.signal);
+        const body = await readJSON(response, id, call?.signal);
+        return toModelResponse(body as AnthropicResponseBody, id);
+      },
+      async *stream(request: ModelRequest, call?: CallOptions): AsyncGenerator<ModelStreamPart> {
+        const response = await post(request, true, call?.signal);
+        yield* anthropicStreamParts(readSSE(response, call?.signal, ctx), ctx);
+      },
+    };
+  };
+}

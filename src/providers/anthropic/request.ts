@@ -1,0 +1,96 @@
+/**
+ * A {@link ModelRequest} as the body of `POST /v1/messages`.
+ * @module
+ */
+import type { ModelRequest, ToolChoice } from '../../model/types.js';
+import { applyCacheBreakpoints, type CacheOptions } from './cache.js';
+import { toAnthropicMessages } from './messages.js';
+import type { AnthropicRequestBody, AnthropicTextBlock } from './wire.js';
+
+/** `max_tokens` when neither the request nor the settings name one (the API requires it). */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** Per-model settings of the Anthropic adapter. */
+export interface AnthropicModelSettings {
+  /** `max_tokens` when the request has no `maxOutputTokens` (default 4096, on top of the thinking budget). */
+  maxTokens?: number;
+  /** Extended thinking with this many budget tokens (at least 1024). */
+  thinking?: { budgetTokens: number };
+  /** Prompt-cache breakpoints (default on: system + last 3 messages, 5-minute TTL); `false` sends none. */
+  cache?: false | CacheOptions;
+  /** `false` asks for at most one tool call per turn (`disable_parallel_tool_use`). */
+  parallelToolCalls?: boolean;
+}
+
+function systemBlocks(system: ModelRequest['system']): { blocks: AnthropicTextBlock[]; flagged: number[] } {
+  const blocks: AnthropicTextBlock[] = [];
+  const flagged: number[] = [];
+  if (typeof system === 'string') {
+    if (system) blocks.push({ type: 'text', text: system });
+  } else if (system) {
+    for (const part of system) {
+      if (!part.text) continue;
+      if (part.cache) flagged.push(blocks.length);
+      blocks.push({ type: 'text', text: part.text });
+    }
+  }
+  return { blocks, flagged };
+}
+
+// Anthropic has no JSON mode; the instruction goes into the system prompt, never a user message.
+function jsonInstruction(format: NonNullable<ModelRequest['responseFormat']>): AnthropicTextBlock {
+  const schema = format.schema ? ` matching this JSON Schema:\n${JSON.stringify(format.schema)}` : '';
+  return { type: 'text', text: `Reply with a single JSON value only, no prose and no code fences,${schema}` };
+}
+
+function toolChoiceOf(
+  choice: ToolChoice | undefined,
+  parallel: boolean | undefined,
+): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') out = { type: 'any' };
+  else if (typeof choice === 'object') out = { type: 'tool', name: choice.name };
+  else if (choice === 'auto' || parallel === false) out = { type: 'auto' };
+  if (out && parallel === false) out.disable_parallel_tool_use = true;
+  return out;
+}
+
+/** Builds the request body for `model`. Never modifies `request`. */
+export function toAnthropicBody(
+  model: string,
+  request: ModelRequest,
+  settings: AnthropicModelSettings = {},
+): AnthropicRequestBody {
+  const { blocks, flagged } = systemBlocks(request.system);
+  if (request.responseFormat?.type === 'json') blocks.push(jsonInstruction(request.responseFormat));
+  let messages = toAnthropicMessages(request.messages);
+  let system = blocks.length > 0 ? blocks : undefined;
+  if (settings.cache !== false) {
+    const cached = applyCacheBreakpoints({ system, messages, systemBreakpoints: flagged }, settings.cache);
+    messages = cached.messages;
+    system = cached.system;
+  }
+
+  const budget = settings.thinking?.budgetTokens;
+  const explicitMax = request.maxOutputTokens ?? settings.maxTokens;
+  const body: AnthropicRequestBody = {
+    model,
+    max_tokens: explicitMax ?? DEFAULT_MAX_TOKENS + (budget ?? 0),
+    messages,
+  };
+  if (system) body.system = system;
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters,
+    }));
+    const choice = toolChoiceOf(request.toolChoice, settings.parallelToolCalls);
+    if (choice) body.tool_choice = choice;
+  }
+  if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.stop && request.stop.length > 0) body.stop_sequences = request.stop;
+  return { ...body, ...request.providerOptions?.anthropic };
+}

@@ -1,0 +1,177 @@
+/**
+ * Anthropic's server-sent events as {@link ModelStreamPart}s. Deltas carry the
+ * content block index as their id, so the core aggregator rebuilds the blocks
+ * in order; a tool call is announced by a `tool-call-delta` and completed by a
+ * `tool-call` part when its block stops. An `error` event ends the stream
+ * with a typed {@link ModelError}.
+ * @module
+ */
+import { ModelError } from '../../core/errors.js';
+import type { ModelStreamPart } from '../../model/types.js';
+import { errorFromBody, type ResponseErrorContext } from '../shared/errors.js';
+import { REDACTED_MARK } from './messages.js';
+import { finishReasonOf, usageOf } from './response.js';
+import type { AnthropicUsage } from './wire.js';
+
+/** One server-sent event: its `event:` name and `data:` text. */
+export interface RawEvent {
+  event?: string;
+  data: string;
+}
+
+// The HTTP status an error type stands for, so stream errors map like HTTP errors.
+const STATUS_OF_ERROR_TYPE: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+interface OpenToolCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+type Json = Record<string, unknown>;
+
+function record(value: unknown): Json {
+  return value !== null && typeof value === 'object' ? (value as Json) : {};
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function parse(data: string, ctx: ResponseErrorContext): Json {
+  try {
+    return record(JSON.parse(data));
+  } catch (cause) {
+    const model = `${ctx.provider}:${ctx.model}`;
+    throw new ModelError('invalid_response', `${model}: malformed stream event: ${data.slice(0, 200)}`, {
+      model,
+      cause,
+    });
+  }
+}
+
+function mergeUsage(into: AnthropicUsage, from: unknown): void {
+  const usage = record(from) as AnthropicUsage;
+  for (const key of [
+    'input_tokens',
+    'output_tokens',
+    'cache_creation_input_tokens',
+    'cache_read_input_tokens',
+  ] as const) {
+    const value = usage[key];
+    if (typeof value === 'number') into[key] = value;
+  }
+}
+
+/** Converts Anthropic stream events to stream parts; throws {@link ModelError} on `error` events. */
+export async function* anthropicStreamParts(
+  events: AsyncIterable<RawEvent>,
+  ctx: ResponseErrorContext,
+): AsyncGenerator<ModelStreamPart> {
+  const usage: AnthropicUsage = {};
+  const calls = new Map<number, OpenToolCall>();
+  let responseId: string | undefined;
+  let stopReason: string | null | undefined;
+  let stopped = false;
+
+  for await (const raw of events) {
+    if (raw.data === '' || raw.data === '[DONE]') continue;
+    const event = parse(raw.data, ctx);
+    const type = text(event.type) || raw.event;
+    const index = typeof event.index === 'number' ? event.index : 0;
+    const id = String(index);
+    switch (type) {
+      case 'message_start': {
+        const message = record(event.message);
+        responseId = text(message.id) || undefined;
+        mergeUsage(usage, message.usage);
+        break;
+      }
+      case 'content_block_start': {
+        const block = record(event.content_block);
+        if (block.type === 'text' && text(block.text))
+          yield { type: 'text-delta', delta: text(block.text), id };
+        else if (block.type === 'thinking' && text(block.thinking)) {
+          yield { type: 'reasoning-delta', delta: text(block.thinking), id };
+        } else if (block.type === 'redacted_thinking') {
+          yield {
+            type: 'reasoning-delta',
+            delta: '',
+            id,
+            redacted: text(block.data),
+            providerMetadata: { anthropic: { [REDACTED_MARK]: true } },
+          };
+        } else if (block.type === 'tool_use') {
+          const input = record(block.input);
+          const call = { id: text(block.id), name: text(block.name), args: '' };
+          // Blocks normally start with `input: {}` and stream the JSON; a non-empty start input is the whole input.
+          if (Object.keys(input).length > 0) call.args = JSON.stringify(input);
+          calls.set(index, call);
+          yield { type: 'tool-call-delta', index, id: call.id, name: call.name, argsDelta: call.args };
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const delta = record(event.delta);
+        if (delta.type === 'text_delta') yield { type: 'text-delta', delta: text(delta.text), id };
+        else if (delta.type === 'thinking_delta')
+          yield { type: 'reasoning-delta', delta: text(delta.thinking), id };
+        else if (delta.type === 'signature_delta') {
+          yield { type: 'reasoning-delta', delta: '', id, signature: text(delta.signature) };
+        } else if (delta.type === 'input_json_delta') {
+          const call = calls.get(index);
+          const fragment = text(delta.partial_json);
+          if (call && fragment) {
+            call.args += fragment;
+            yield { type: 'tool-call-delta', index, argsDelta: fragment };
+          }
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const call = calls.get(index);
+        if (call) {
+          calls.delete(index);
+          yield { type: 'tool-call', id: call.id, name: call.name, arguments: call.args || '{}', index };
+        }
+        break;
+      }
+      case 'message_delta':
+        stopReason = text(record(event.delta).stop_reason) || stopReason;
+        mergeUsage(usage, event.usage);
+        break;
+      case 'message_stop':
+        stopped = true;
+        break;
+      case 'error': {
+        const error = record(event.error);
+        throw errorFromBody(STATUS_OF_ERROR_TYPE[text(error.type)] ?? 500, event, ctx);
+      }
+    }
+    if (stopped) break;
+  }
+
+  if (!stopped && !stopReason) {
+    const model = `${ctx.provider}:${ctx.model}`;
+    throw new ModelError('invalid_response', `${model}: stream ended before message_stop`, { model });
+  }
+  const finish: ModelStreamPart = {
+    type: 'finish',
+    finishReason: finishReasonOf(stopReason),
+    usage: usageOf(usage),
+  };
+  if (responseId) finish.responseId = responseId;
+  const written = usage.cache_creation_input_tokens;
+  if (written) finish.providerMetadata = { anthropic: { cacheCreationInputTokens: written } };
+  yield finish;
+}

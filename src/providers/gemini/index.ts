@@ -1,0 +1,8 @@
+/**
+ * `tandem-agents/gemini`: the Gemini API adapter.
+ * @packageDocumentation
+ */
+export { type GeminiPartMetadata, toGeminiContents } from './contents.js';
+export { createGemini, type GeminiOptions, type GeminiProvider, type GeminiSettings } from './model.js';
+export { type GeminiModelSettings, toGeminiBody } from './request.js';
+export type * from './wire.js';

@@ -1,0 +1,133 @@
+/**
+ * `createGemini`: the Gemini API (`generateContent` / `streamGenerateContent`)
+ * as a tandem {@link ChatModel}. Uses only `fetch`, so it runs on Node, Bun,
+ * Deno, browsers and edge runtimes.
+ * @module
+ */
+import { ModelError } from '../../core/errors.js';
+import type {
+  CallOptions,
+  ChatModel,
+  ModelInfo,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '../../model/types.js';
+import { type HttpConfig, postJSON } from '../shared/http.js';
+import { readSSE } from '../shared/sse.js';
+import { type GeminiModelSettings, toGeminiBody } from './request.js';
+import { toModelResponse } from './response.js';
+import { geminiStreamParts } from './stream.js';
+import type { GeminiResponseBody } from './wire.js';
+
+/** Options of {@link createGemini}. */
+export interface GeminiOptions extends HttpConfig {
+  /** API key sent as `x-goog-api-key` (default `GEMINI_API_KEY`, then `GOOGLE_API_KEY`, from the environment). */
+  apiKey?: string;
+  /** API root (default `https://generativelanguage.googleapis.com/v1beta`); requests go to `<baseURL>/models/<model>:…`. */
+  baseURL?: string;
+}
+
+/** Settings of one Gemini model. */
+export interface GeminiSettings extends GeminiModelSettings {
+  /** Overrides the defaults reported as {@link ChatModel.info}. */
+  info?: ModelInfo;
+}
+
+/** Makes Gemini models: `createGemini()('gemini-2.5-flash')`. */
+export type GeminiProvider = (modelId: string, settings?: GeminiSettings) => ChatModel;
+
+const PROVIDER = 'gemini';
+
+// Reading the environment must not throw on runtimes without `process` or without env permission.
+function envKey(...names: string[]): string | undefined {
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    for (const name of names) if (env?.[name]) return env[name];
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+// Gemini answers a bad API key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), which is an auth failure.
+function authFailure(error: unknown): unknown {
+  if (!(error instanceof ModelError) || error.kind !== 'bad_request') return error;
+  if (!/API_KEY_INVALID|API key not valid/.test(JSON.stringify(error.body ?? '') + error.message))
+    return error;
+  return new ModelError('auth', error.message, {
+    status: error.status,
+    model: error.model,
+    body: error.body,
+    cause: error,
+  });
+}
+
+async function readJSON(response: Response, model: string, signal?: AbortSignal): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (cause) {
+    const kind = signal?.aborted ? 'aborted' : 'connection';
+    throw new ModelError(kind, `${model}: reply body could not be read`, { model, cause });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ModelError('invalid_response', `${model}: reply is not JSON: ${text.slice(0, 200)}`, {
+      model,
+      cause,
+    });
+  }
+}
+
+/** Creates the Gemini provider. */
+export function createGemini(options: GeminiOptions = {}): GeminiProvider {
+  const baseURL = (options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta').replace(/\/+$/, '');
+  const apiKey = options.apiKey ?? envKey('GEMINI_API_KEY', 'GOOGLE_API_KEY');
+  const headers: Record<string, string> = {};
+  if (apiKey) headers['x-goog-api-key'] = apiKey;
+  Object.assign(headers, options.headers);
+
+  return (modelId, settings = {}) => {
+    const id = `${PROVIDER}:${modelId}`;
+    const ctx = { provider: PROVIDER, model: modelId };
+    const path = /^(models|tunedModels)\//.test(modelId) ? modelId : `models/${modelId}`;
+    const info: ModelInfo = {
+      contextWindow: 1_048_576,
+      supportsTools: true,
+      supportsJson: true,
+      supportsReasoning: true,
+      ...settings.info,
+    };
+    const post = (request: ModelRequest, url: string, signal?: AbortSignal) =>
+      postJSON({
+        url,
+        body: toGeminiBody(request, settings),
+        headers,
+        signal,
+        fetch: options.fetch,
+        timeoutMs: options.timeoutMs,
+        ...ctx,
+      }).catch((error: unknown) => {
+        throw authFailure(error);
+      });
+    return {
+      id,
+      info,
+      async generate(request: ModelRequest, call?: CallOptions): Promise<ModelResponse> {
+        const response = await post(request, `${baseURL}/${path}:generateContent`, call?.signal);
+        const body = await readJSON(response, id, call?.signal);
+        return toModelResponse(body as GeminiResponseBody, id);
+      },
+      async *stream(request: ModelRequest, call?: CallOptions): AsyncGenerator<ModelStreamPart> {
+        const response = await post(
+          request,
+          `${baseURL}/${path}:streamGenerateContent?alt=sse`,
+          call?.signal,
+        );
+        yield* geminiStreamParts(readSSE(response, call?.signal, ctx), ctx);
+      },
+    };
+  };
+}
