@@ -13,7 +13,10 @@ export type ClassifyMode =
   | 'auto'
   | 'heuristic'
   | 'llm'
-  | ((task: string, context: { signal: AbortSignal }) => 'simple' | 'complex' | Promise<'simple' | 'complex'>);
+  | ((
+      task: string,
+      context: { signal: AbortSignal },
+    ) => 'simple' | 'complex' | Promise<'simple' | 'complex'>);
 
 /** The decision and the `routing` event that reports it. */
 export interface TaskClassification {
@@ -29,7 +32,13 @@ function routingFor(
 ): TaskClassification {
   return {
     complexity,
-    routing: { agent: complexity === 'complex' ? 'planner' : 'executor', complexity, method, confidence, reason },
+    routing: {
+      agent: complexity === 'complex' ? 'planner' : 'executor',
+      complexity,
+      method,
+      confidence,
+      reason,
+    },
   };
 }
 
@@ -50,6 +59,9 @@ export async function classifyTask(
       return routingFor(heuristic.complexity, 'heuristic', heuristic.confident ? 0.9 : 0.6, heuristic.reason);
     }
   }
-  const decision = await planner.decide(task, { signal: context.signal, emit: context.emit.scope({ agent: 'planner' }) });
+  const decision = await planner.decide(task, {
+    signal: context.signal,
+    emit: context.emit.scope({ agent: 'planner' }),
+  });
   return routingFor(decision.needsPlan ? 'complex' : 'simple', 'llm', 1, decision.reasoning);
 }

@@ -37,7 +37,9 @@ export function findingsText(steps: readonly StepRecord[]): string {
 
 /** Joins the completed steps' outputs (the fallback answer). */
 export function joinFindings(steps: readonly StepRecord[]): string {
-  const outputs = steps.filter((r) => r.status === 'completed' && r.output.trim()).map((r) => r.output.trim());
+  const outputs = steps
+    .filter((r) => r.status === 'completed' && r.output.trim())
+    .map((r) => r.output.trim());
   return outputs.length ? outputs.join('\n\n') : 'I was unable to complete the task. Please try rephrasing.';
 }
 
@@ -52,13 +54,17 @@ export async function finalizeAnswer(
     const response = await how.invoker.invoke(
       {
         system: FINALIZE_SYSTEM_PROMPT,
-        messages: [{ role: 'user', content: `Task: ${input.task}\n\nStep findings:\n\n${findingsText(input.steps)}` }],
+        messages: [
+          { role: 'user', content: `Task: ${input.task}\n\nStep findings:\n\n${findingsText(input.steps)}` },
+        ],
       },
       { signal: how.signal, emit: how.emit },
     );
     how.emit.emit('usage', { model: how.invoker.id, usage: response.usage, total: response.usage });
     const text = textOf(response.message).trim();
-    return text ? { output: text } : { output: joinFindings(input.steps), error: 'The finalizer returned no text.' };
+    return text
+      ? { output: text }
+      : { output: joinFindings(input.steps), error: 'The finalizer returned no text.' };
   } catch (error) {
     if (isAbortError(error)) throw error;
     return { output: joinFindings(input.steps), error: `Finalizer failed: ${errorMessage(error)}` };

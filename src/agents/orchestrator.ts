@@ -7,7 +7,7 @@
 import { EventBus } from '../core/event-bus.js';
 import type { Emitter, PlanStepView } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
-import { resolveRuntime, type Runtime } from '../core/seams.js';
+import { type Runtime, resolveRuntime } from '../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ChatModel } from '../model/types.js';
@@ -97,7 +97,8 @@ export class Orchestrator {
     this.options = options;
     this.runtime = resolveRuntime(options.runtime);
     const invoke = options.invoker ?? directInvoker;
-    const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+    const tools =
+      options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
     this.tools = tools;
     const common = {
       ...options.executorOptions,
@@ -106,7 +107,11 @@ export class Orchestrator {
       sandbox: options.sandbox,
       gate: options.gate,
     };
-    this.planner = new Planner({ model: options.planner, invoker: invoke(options.planner), runtime: this.runtime });
+    this.planner = new Planner({
+      model: options.planner,
+      invoker: invoke(options.planner),
+      runtime: this.runtime,
+    });
     this.executor = new Executor({
       name: 'executor',
       ...common,
@@ -114,11 +119,17 @@ export class Orchestrator {
       invoker: invoke(options.executor),
       instructions: options.instructions,
     });
-    this.takeover = new Executor({ name: 'planner', ...common, model: options.planner, invoker: invoke(options.planner) });
+    this.takeover = new Executor({
+      name: 'planner',
+      ...common,
+      model: options.planner,
+      invoker: invoke(options.planner),
+    });
     const verifier = options.verifier === undefined ? options.executor : options.verifier;
     if (verifier) this.verifier = invoke(verifier);
     const finalizer = options.finalizer ?? options.executor;
-    this.finalizer = typeof finalizer === 'function' ? { reducer: finalizer } : { invoker: invoke(finalizer) };
+    this.finalizer =
+      typeof finalizer === 'function' ? { reducer: finalizer } : { invoker: invoke(finalizer) };
   }
 
   /** Starts a run. Consume it with `for await`, `run.on(type, fn)` or `await run.result`. */
@@ -170,7 +181,9 @@ export class Orchestrator {
     const records = new Map<string, StepRecord>();
     let order = this.adopt(plan, records);
     bus.emit('plan_overview', { title: plan.title, summary: plan.summary, steps: order.map(stepView) });
-    const todo = this.options.todoStore ?? (this.options.sandbox ? new SandboxTodoStore(this.options.sandbox) : new MemoryTodoStore());
+    const todo =
+      this.options.todoStore ??
+      (this.options.sandbox ? new SandboxTodoStore(this.options.sandbox) : new MemoryTodoStore());
     const updateTodo = () => this.writeTodo(todo, plan, order, bus);
     await updateTodo();
 
@@ -208,7 +221,11 @@ export class Orchestrator {
             );
             if (record.status === 'completed') {
               const done = order.filter((r) => r.status === 'completed').length;
-              bus.emit('plan_step_completed', { output: record.output.slice(0, 200), completed: done, total: order.length });
+              bus.scope({ stepId: record.step.id }).emit('plan_step_completed', {
+                output: record.output.slice(0, 200),
+                completed: done,
+                total: order.length,
+              });
             }
             await updateTodo();
           },
@@ -219,7 +236,11 @@ export class Orchestrator {
         verifyResults({
           invoker: this.verifier!,
           task,
-          steps: order.map((r) => ({ id: r.step.id, status: r.status, output: r.status === 'completed' ? r.output : (r.error ?? '') })),
+          steps: order.map((r) => ({
+            id: r.step.id,
+            status: r.status,
+            output: r.status === 'completed' ? r.output : (r.error ?? ''),
+          })),
           signal,
           emit: bus.scope({ agent: 'verifier' }),
         }),
@@ -231,7 +252,11 @@ export class Orchestrator {
         this.planner.revise(plan, context, { signal, emit: plannerEmit, tools: toolHints }),
       );
       order = this.adopt(plan, records);
-      bus.emit('plan_revised', { reason: verification.reason, revision: revisions, steps: order.map(stepView) });
+      bus.emit('plan_revised', {
+        reason: verification.reason,
+        revision: revisions,
+        steps: order.map(stepView),
+      });
       await updateTodo();
     }
 
@@ -244,8 +269,22 @@ export class Orchestrator {
       ),
     );
     const completed = steps.filter((r) => r.status === 'completed').length;
-    const status = completed === steps.length && verification?.verdict !== 'fail' ? 'success' : completed ? 'partial' : 'failed';
-    return { output: final.output, status, complexity: 'complex', plan, steps, verification, revisions, usage: emptyUsage() };
+    const status =
+      completed === steps.length && verification?.verdict !== 'fail'
+        ? 'success'
+        : completed
+          ? 'partial'
+          : 'failed';
+    return {
+      output: final.output,
+      status,
+      complexity: 'complex',
+      plan,
+      steps,
+      verification,
+      revisions,
+      usage: emptyUsage(),
+    };
   }
 
   /**
@@ -262,7 +301,12 @@ export class Orchestrator {
     });
   }
 
-  private async writeTodo(store: TodoStore, plan: Plan, order: readonly StepRecord[], emit: Emitter): Promise<void> {
+  private async writeTodo(
+    store: TodoStore,
+    plan: Plan,
+    order: readonly StepRecord[],
+    emit: Emitter,
+  ): Promise<void> {
     const views: PlanStepView[] = order.map(stepView);
     const content = renderTodo(plan.title, views, new Map(order.map((r) => [r.step.id, r.step.tools])));
     try {
@@ -278,7 +322,9 @@ function revisionContext(task: string, order: readonly StepRecord[], reason: str
   return {
     reason: `The verifier judged the result a FAIL: ${reason}`,
     task,
-    completed: order.filter((r) => r.status === 'completed').map((r) => ({ id: r.step.id, output: r.output })),
+    completed: order
+      .filter((r) => r.status === 'completed')
+      .map((r) => ({ id: r.step.id, output: r.output })),
     failed: order
       .filter((r) => r.status !== 'completed')
       .map((r) => ({ id: r.step.id, error: r.error ?? `Step ${r.status}.` })),
@@ -293,7 +339,11 @@ async function stage<T>(emit: Emitter, name: string, fn: () => Promise<T>): Prom
     emit.emit('stage', { name, status: 'completed' });
     return value;
   } catch (error) {
-    emit.emit('stage', { name, status: 'failed', detail: error instanceof Error ? error.message : String(error) });
+    emit.emit('stage', {
+      name,
+      status: 'failed',
+      detail: error instanceof Error ? error.message : String(error),
+    });
     throw error;
   }
 }

@@ -36,7 +36,9 @@ export interface StepLadderDeps {
 }
 
 type AttemptMode = 'normal' | 'enhanced' | 'takeover';
-type AttemptOutcome = { ok: true; output: string } | { ok: false; error: string; kind: string; output: string };
+type AttemptOutcome =
+  | { ok: true; output: string }
+  | { ok: false; error: string; kind: string; output: string };
 
 /** The step as events show it. */
 export function stepView(record: StepRecord): PlanStepView {
@@ -48,7 +50,8 @@ function findingsFor(step: PlanStep, records: ReadonlyMap<string, StepRecord>): 
   const out: StepFinding[] = [];
   for (const dep of step.dependsOn) {
     const rec = records.get(dep);
-    if (rec?.status === 'completed') out.push({ stepId: dep, description: rec.step.description, output: rec.output });
+    if (rec?.status === 'completed')
+      out.push({ stepId: dep, description: rec.step.description, output: rec.output });
   }
   return out;
 }
@@ -58,11 +61,21 @@ function findingsFor(step: PlanStep, records: ReadonlyMap<string, StepRecord>): 
  * attempt and `plan_step_failed` per failed attempt. Rejects only when
  * `signal` (the run's) aborts.
  */
-export async function runStepLadder(record: StepRecord, deps: StepLadderDeps, signal: AbortSignal): Promise<void> {
+export async function runStepLadder(
+  record: StepRecord,
+  deps: StepLadderDeps,
+  signal: AbortSignal,
+): Promise<void> {
   const { step } = record;
   const emit = deps.emit.scope({ stepId: step.id });
   const findings = findingsFor(step, deps.records);
-  const base = { plan: deps.plan, step, findings, maxFindingChars: deps.maxFindingChars, instructions: deps.instructions };
+  const base = {
+    plan: deps.plan,
+    step,
+    findings,
+    maxFindingChars: deps.maxFindingChars,
+    instructions: deps.instructions,
+  };
 
   const attempt = async (mode: AttemptMode, system: string, user: string): Promise<AttemptOutcome> => {
     record.attempts++;
@@ -97,7 +110,11 @@ export async function runStepLadder(record: StepRecord, deps: StepLadderDeps, si
   }
   if (!outcome.ok) {
     const prompts = deps.planner.takeoverPrompt(step, outcome.error);
-    const takeover = await attempt('takeover', `${prompts.system}\n\n${stepSystemPrompt(base)}`, prompts.user);
+    const takeover = await attempt(
+      'takeover',
+      `${prompts.system}\n\n${stepSystemPrompt(base)}`,
+      prompts.user,
+    );
     if (!takeover.ok) {
       record.status = 'failed';
       record.error = `${outcome.error}\nPlanner takeover also failed: ${takeover.error}`;
@@ -139,9 +156,15 @@ async function runAttempt(
     };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (timedOut) return { ok: false, kind: 'timeout', error: `Step timed out after ${seconds} seconds`, output: '' };
+    if (timedOut)
+      return { ok: false, kind: 'timeout', error: `Step timed out after ${seconds} seconds`, output: '' };
     const kind = (error as { kind?: unknown }).kind;
-    return { ok: false, kind: typeof kind === 'string' ? kind : 'internal', error: errorMessage(error), output: '' };
+    return {
+      ok: false,
+      kind: typeof kind === 'string' ? kind : 'internal',
+      error: errorMessage(error),
+      output: '',
+    };
   } finally {
     cancel();
     unlink();
