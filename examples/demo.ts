@@ -1,0 +1,169 @@
+/**
+ * The main demo: a whole orchestration, offline, printed live from the event
+ * stream. decide → a 3-step plan with dependencies → tool calls → one step
+ * failing and recovered by the escalation ladder → verify → final answer.
+ *
+ *   npm run demo
+ *
+ * With OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible
+ * server; model from OPENAI_MODEL) set, the same orchestration runs on that
+ * provider instead of the built-in scripted models.
+ */
+import { z } from 'zod';
+import { Orchestrator } from '../src/agents/orchestrator.js';
+import type { TandemEvent } from '../src/core/events.js';
+import type { ChatModel } from '../src/model/types.js';
+import { createOpenAI } from '../src/providers/openai/index.js';
+import { ScriptedModel } from '../src/testing/index.js';
+import { defineTool } from '../src/tools/types.js';
+
+const POPULATIONS: Record<string, number> = { lisbon: 545_000, porto: 232_000, braga: 193_000 };
+
+const lookupPopulation = defineTool({
+  name: 'lookup_population',
+  description: 'Population of a Portuguese city (city proper).',
+  parameters: z.object({ city: z.string().describe('City name, e.g. "Lisbon"') }),
+  parallelSafe: true,
+  execute: ({ city }) => {
+    const population = POPULATIONS[city.trim().toLowerCase()];
+    if (population === undefined) throw new Error(`Unknown city "${city}". Known: Lisbon, Porto, Braga.`);
+    return { city, population };
+  },
+});
+
+const add = defineTool({
+  name: 'add',
+  description: 'Add a list of numbers.',
+  parameters: z.object({ numbers: z.array(z.number()) }),
+  parallelSafe: true,
+  execute: ({ numbers }) => numbers.reduce((a, b) => a + b, 0),
+});
+
+const TASK =
+  'First look up the populations of Lisbon and Porto, then look up Braga, and finally add all three and report the total.';
+
+function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: ChatModel } {
+  const plan = {
+    title: 'Total population of three cities',
+    summary: 'Look up each city, then add the populations.',
+    steps: [
+      { id: 'lookup_lp', description: 'Look up the populations of Lisbon and Porto', tools: ['lookup_population'], dependsOn: [] },
+      { id: 'lookup_b', description: 'Look up the population of Braga', tools: ['lookup_population'], dependsOn: [] },
+      { id: 'sum', description: 'Add the three populations', tools: ['add'], dependsOn: ['lookup_lp', 'lookup_b'] },
+    ],
+  };
+  const planner = new ScriptedModel(
+    [
+      { text: '{"needsPlan": true, "reasoning": "Three look-ups and a sum: several dependent actions."}' },
+      { text: `\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\`` },
+      { text: 'Call lookup_population with city "Braga" (spelled exactly so), then report the number.' },
+    ],
+    { id: 'scripted:planner' },
+  );
+  const executor = new ScriptedModel(
+    [
+      { toolCalls: [{ name: 'lookup_population', args: { city: 'Lisbon' } }, { name: 'lookup_population', args: { city: 'Porto' } }] },
+      { text: 'Lisbon has 545,000 people and Porto 232,000.' },
+      // Step 2, first attempt: the model misspells the city until its iterations run out.
+      { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
+      { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
+      { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
+      // Step 2, retry with the planner's enhanced instructions.
+      { toolCalls: [{ name: 'lookup_population', args: { city: 'Braga' } }] },
+      { text: 'Braga has 193,000 people.' },
+      { toolCalls: [{ name: 'add', args: { numbers: [545_000, 232_000, 193_000] } }] },
+      { text: 'The three cities total 970,000 people.' },
+      // The final answer, streamed.
+      { text: 'Lisbon (545,000), Porto (232,000) and Braga (193,000) together have **970,000** inhabitants.' },
+    ],
+    { id: 'scripted:executor' },
+  );
+  const verifier = new ScriptedModel([{ text: 'PASS: all three populations were found and summed.' }], {
+    id: 'scripted:verifier',
+  });
+  return { planner, executor, verifier };
+}
+
+function providerModels(): { planner: ChatModel; executor: ChatModel; verifier: ChatModel } | undefined {
+  const { OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL } = process.env;
+  if (!OPENAI_API_KEY && !OPENAI_BASE_URL) return undefined;
+  const model = createOpenAI({ apiKey: OPENAI_API_KEY, baseURL: OPENAI_BASE_URL })(OPENAI_MODEL ?? 'gpt-4o-mini');
+  return { planner: model, executor: model, verifier: model };
+}
+
+const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
+const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
+
+function print(event: TandemEvent): void {
+  const step = event.stepId ? dim(`[${event.stepId}] `) : '';
+  switch (event.type) {
+    case 'routing':
+      console.log(`${bold('route')} ${event.complexity} task (${event.method}): ${event.reason}`);
+      break;
+    case 'plan_overview':
+      console.log(`${bold('plan')} ${event.title}`);
+      for (const s of event.steps) console.log(`  • ${s.id}: ${s.description}${s.dependsOn.length ? dim(` (after ${s.dependsOn.join(', ')})`) : ''}`);
+      break;
+    case 'todo_update': {
+      const items = event.content.match(/^- \[[ x]\] .*$/gm) ?? [];
+      const marks = items.map((line, i) =>
+        line.startsWith('- [x]') ? `☑ ${i + 1}` : line.endsWith('(in progress)') ? `▶ ${i + 1}` : `☐ ${i + 1}`,
+      );
+      console.log(dim(`checklist ${event.checked}/${event.total}  ${marks.join('  ')}`));
+      break;
+    }
+    case 'plan_step_started':
+      console.log(`${step}${bold('▶')} attempt ${event.attempt} (${event.mode}): ${event.step.description}`);
+      break;
+    case 'tool_call':
+      console.log(`${step}  → ${event.name}(${JSON.stringify(event.args)})`);
+      break;
+    case 'tool_result':
+      console.log(`${step}  ${event.isError ? '✗' : '←'} ${event.output.slice(0, 120)}`);
+      break;
+    case 'plan_step_failed':
+      console.log(`${step}${event.skipped ? '⤼ skipped' : '✗ failed'}: ${event.error.message}${event.willRetry ? dim(' — escalating') : ''}`);
+      break;
+    case 'plan_step_completed':
+      console.log(`${step}${bold('✓')} ${event.output}`);
+      break;
+    case 'stage':
+      if (event.name === 'verifying' && event.status === 'completed') console.log(dim('verified'));
+      if (event.name === 'finalizing' && event.status === 'running') process.stdout.write(`${bold('answer')} `);
+      if (event.name === 'finalizing' && event.status !== 'running') process.stdout.write('\n');
+      break;
+    case 'token':
+      if (event.agent === 'finalizer') process.stdout.write(event.delta);
+      break;
+    case 'complete':
+      console.log(
+        `${bold('done')} status=${event.status} tokens in/out=${event.usage.inputTokens}/${event.usage.outputTokens}`,
+      );
+      break;
+    case 'error':
+      console.log(`${bold('error')} ${event.error.kind}: ${event.error.message}`);
+      break;
+    default:
+  }
+}
+
+async function main(): Promise<void> {
+  const real = providerModels();
+  const models = real ?? scriptedModels();
+  console.log(real ? `tandem demo on ${models.executor.id}` : 'tandem demo (offline, scripted models)');
+  console.log(`${bold('task')} ${TASK}\n`);
+  const orchestrator = new Orchestrator({
+    planner: models.planner,
+    executor: models.executor,
+    verifier: models.verifier,
+    tools: [lookupPopulation, add],
+    classify: 'llm',
+    executorOptions: real ? {} : { maxIterations: 3 },
+  });
+  const run = orchestrator.run(TASK);
+  for await (const event of run) print(event);
+  const result = await run.result.catch(() => undefined);
+  process.exitCode = result && result.status !== 'failed' ? 0 : 1;
+}
+
+await main();
