@@ -1,4 +1,5 @@
 export * from './invoke.js';
+export * from './json.js';
 export {
   type ContextRecoveryOptions,
   type ContextRecoveryPolicy,
@@ -28,4 +29,3 @@ export {
 export * from './resilience/tiers.js';
 export * from './stream.js';
 export * from './types.js';
-export * from './json.js';
