@@ -53,7 +53,12 @@ function decide(messages, K, P) {
   if (turn < K - 1) {
     const calls = [];
     for (let j = 0; j < P; j++) {
-      calls.push({ type: 'tool_call', id: `call_${turn}_${j}`, name: 'add', arguments: `{"a":${turn + 1},"b":${j + 1}}` });
+      calls.push({
+        type: 'tool_call',
+        id: `call_${turn}_${j}`,
+        name: 'add',
+        arguments: `{"a":${turn + 1},"b":${j + 1}}`,
+      });
     }
     return { calls };
   }
@@ -76,7 +81,8 @@ function fakeModel(K, P, stream) {
   if (stream) {
     model.stream = async function* (request) {
       const d = decide(request.messages, K, P);
-      if (d.calls) for (const c of d.calls) yield { type: 'tool-call', id: c.id, name: c.name, arguments: c.arguments };
+      if (d.calls)
+        for (const c of d.calls) yield { type: 'tool-call', id: c.id, name: c.name, arguments: c.arguments };
       else for (const ch of d.text) yield { type: 'text-delta', delta: ch };
       yield { type: 'finish', finishReason: d.calls ? 'tool_calls' : 'stop', usage: zeroUsage };
     };
@@ -113,8 +119,15 @@ async function verified(run, P, stream) {
   const t0 = counters.tool;
   const r = await run();
   const { K } = opts;
-  if (r.text !== expectedText(K, P) || counters.model - m0 !== K || counters.tool - t0 !== (K - 1) * P || (stream && !r.events)) {
-    throw new Error(`verification failed: ${JSON.stringify(r)} model=${counters.model - m0} tool=${counters.tool - t0}`);
+  if (
+    r.text !== expectedText(K, P) ||
+    counters.model - m0 !== K ||
+    counters.tool - t0 !== (K - 1) * P ||
+    (stream && !r.events)
+  ) {
+    throw new Error(
+      `verification failed: ${JSON.stringify(r)} model=${counters.model - m0} tool=${counters.tool - t0}`,
+    );
   }
   return r;
 }
@@ -131,7 +144,8 @@ async function time(P, stream) {
   const run = variant(P, stream);
   let events = 0;
   const start = performance.now();
-  for (let i = 0; i < opts.warmup || performance.now() - start < opts.minWarmupMs; i++) events = (await verified(run, P, stream)).events;
+  for (let i = 0; i < opts.warmup || performance.now() - start < opts.minWarmupMs; i++)
+    events = (await verified(run, P, stream)).events;
   const perTurn = [];
   for (let i = 0; i < opts.runs; i++) {
     const s = process.hrtime.bigint();
@@ -159,7 +173,11 @@ function importMs() {
   for (let i = 0; i < 6; i++) {
     const out = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(entry)});console.log(performance.now()-t)`],
+      [
+        '--input-type=module',
+        '-e',
+        `const t=performance.now();await import(${JSON.stringify(entry)});console.log(performance.now()-t)`,
+      ],
       { encoding: 'utf8' },
     );
     samples.push(Number(out.stdout.trim()));
@@ -172,11 +190,15 @@ const par = await time(4, false);
 const str = await time(1, true);
 const heap = await heapGrowth();
 const imp = importMs();
-console.log(`tandem Executor overhead, zero-latency model, K=${opts.K} turns, ${opts.runs} timed runs (node ${process.version})`);
+console.log(
+  `tandem Executor overhead, zero-latency model, K=${opts.K} turns, ${opts.runs} timed runs (node ${process.version})`,
+);
 console.log('| variant | µs/turn median | mean | p95 | events/run |');
 console.log('|:--|--:|--:|--:|--:|');
 console.log(`| sequential (1 call/turn) | ${seq.median} | ${seq.mean} | ${seq.p95} | |`);
 console.log(`| parallel (4 calls/turn) | ${par.median} | ${par.mean} | ${par.p95} | |`);
 console.log(`| streaming (1 call/turn) | ${str.median} | ${str.mean} | ${str.p95} | ${str.events} |`);
-console.log(`heap growth over ${opts.heapRuns} runs: ${heap === undefined ? 'n/a (run with --expose-gc)' : `${heap} KB`}`);
+console.log(
+  `heap growth over ${opts.heapRuns} runs: ${heap === undefined ? 'n/a (run with --expose-gc)' : `${heap} KB`}`,
+);
 console.log(`core import (dist/index.js, median of 5 fresh processes): ${imp.toFixed(1)} ms`);

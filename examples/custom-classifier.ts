@@ -4,11 +4,13 @@
  *
  *   npx tsx examples/custom-classifier.ts
  */
-import { Orchestrator } from '../src/agents/orchestrator.js';
+
 import { classifyQuery } from '../src/agents/classifier.js';
+import { Orchestrator } from '../src/agents/orchestrator.js';
 import { ScriptedModel } from '../src/testing/index.js';
 
-const deliverables = (task: string) => (task.match(/\b(report|chart|summary|email|slide)s?\b/gi) ?? []).length;
+const deliverables = (task: string) =>
+  (task.match(/\b(report|chart|summary|email|slide)s?\b/gi) ?? []).length;
 
 const planner = new ScriptedModel([]); // never called for these tasks
 const executor = new ScriptedModel([{ text: 'Done: a summary of the Q3 numbers.' }]);

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { Orchestrator } from '../src/agents/orchestrator.js';
 import type { TandemEvent } from '../src/core/events.js';
+import { createResilientInvoker } from '../src/model/resilience/resilient-invoker.js';
 import type { ChatModel } from '../src/model/types.js';
 import { createOpenAI } from '../src/providers/openai/index.js';
 import { ScriptedModel } from '../src/testing/index.js';
@@ -47,9 +48,24 @@ function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: 
     title: 'Total population of three cities',
     summary: 'Look up each city, then add the populations.',
     steps: [
-      { id: 'lookup_lp', description: 'Look up the populations of Lisbon and Porto', tools: ['lookup_population'], dependsOn: [] },
-      { id: 'lookup_b', description: 'Look up the population of Braga', tools: ['lookup_population'], dependsOn: [] },
-      { id: 'sum', description: 'Add the three populations', tools: ['add'], dependsOn: ['lookup_lp', 'lookup_b'] },
+      {
+        id: 'lookup_lp',
+        description: 'Look up the populations of Lisbon and Porto',
+        tools: ['lookup_population'],
+        dependsOn: [],
+      },
+      {
+        id: 'lookup_b',
+        description: 'Look up the population of Braga',
+        tools: ['lookup_population'],
+        dependsOn: [],
+      },
+      {
+        id: 'sum',
+        description: 'Add the three populations',
+        tools: ['add'],
+        dependsOn: ['lookup_lp', 'lookup_b'],
+      },
     ],
   };
   const planner = new ScriptedModel(
@@ -62,7 +78,12 @@ function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: 
   );
   const executor = new ScriptedModel(
     [
-      { toolCalls: [{ name: 'lookup_population', args: { city: 'Lisbon' } }, { name: 'lookup_population', args: { city: 'Porto' } }] },
+      {
+        toolCalls: [
+          { name: 'lookup_population', args: { city: 'Lisbon' } },
+          { name: 'lookup_population', args: { city: 'Porto' } },
+        ],
+      },
       { text: 'Lisbon has 545,000 people and Porto 232,000.' },
       // Step 2, first attempt: the model misspells the city until its iterations run out.
       { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
@@ -74,7 +95,9 @@ function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: 
       { toolCalls: [{ name: 'add', args: { numbers: [545_000, 232_000, 193_000] } }] },
       { text: 'The three cities total 970,000 people.' },
       // The final answer, streamed.
-      { text: 'Lisbon (545,000), Porto (232,000) and Braga (193,000) together have **970,000** inhabitants.' },
+      {
+        text: 'Lisbon (545,000), Porto (232,000) and Braga (193,000) together have **970,000** inhabitants.',
+      },
     ],
     { id: 'scripted:executor' },
   );
@@ -87,7 +110,9 @@ function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: 
 function providerModels(): { planner: ChatModel; executor: ChatModel; verifier: ChatModel } | undefined {
   const { OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL } = process.env;
   if (!OPENAI_API_KEY && !OPENAI_BASE_URL) return undefined;
-  const model = createOpenAI({ apiKey: OPENAI_API_KEY, baseURL: OPENAI_BASE_URL })(OPENAI_MODEL ?? 'gpt-4o-mini');
+  const model = createOpenAI({ apiKey: OPENAI_API_KEY, baseURL: OPENAI_BASE_URL })(
+    OPENAI_MODEL ?? 'gpt-4o-mini',
+  );
   return { planner: model, executor: model, verifier: model };
 }
 
@@ -102,12 +127,19 @@ function print(event: TandemEvent): void {
       break;
     case 'plan_overview':
       console.log(`${bold('plan')} ${event.title}`);
-      for (const s of event.steps) console.log(`  • ${s.id}: ${s.description}${s.dependsOn.length ? dim(` (after ${s.dependsOn.join(', ')})`) : ''}`);
+      for (const s of event.steps)
+        console.log(
+          `  • ${s.id}: ${s.description}${s.dependsOn.length ? dim(` (after ${s.dependsOn.join(', ')})`) : ''}`,
+        );
       break;
     case 'todo_update': {
       const items = event.content.match(/^- \[[ x]\] .*$/gm) ?? [];
       const marks = items.map((line, i) =>
-        line.startsWith('- [x]') ? `☑ ${i + 1}` : line.endsWith('(in progress)') ? `▶ ${i + 1}` : `☐ ${i + 1}`,
+        line.startsWith('- [x]')
+          ? `☑ ${i + 1}`
+          : line.endsWith('(in progress)')
+            ? `▶ ${i + 1}`
+            : `☐ ${i + 1}`,
       );
       console.log(dim(`checklist ${event.checked}/${event.total}  ${marks.join('  ')}`));
       break;
@@ -122,14 +154,17 @@ function print(event: TandemEvent): void {
       console.log(`${step}  ${event.isError ? '✗' : '←'} ${event.output.slice(0, 120)}`);
       break;
     case 'plan_step_failed':
-      console.log(`${step}${event.skipped ? '⤼ skipped' : '✗ failed'}: ${event.error.message}${event.willRetry ? dim(' — escalating') : ''}`);
+      console.log(
+        `${step}${event.skipped ? '⤼ skipped' : '✗ failed'}: ${event.error.message}${event.willRetry ? dim(' — escalating') : ''}`,
+      );
       break;
     case 'plan_step_completed':
       console.log(`${step}${bold('✓')} ${event.output}`);
       break;
     case 'stage':
       if (event.name === 'verifying' && event.status === 'completed') console.log(dim('verified'));
-      if (event.name === 'finalizing' && event.status === 'running') process.stdout.write(`${bold('answer')} `);
+      if (event.name === 'finalizing' && event.status === 'running')
+        process.stdout.write(`${bold('answer')} `);
       if (event.name === 'finalizing' && event.status !== 'running') process.stdout.write('\n');
       break;
     case 'token':
@@ -159,6 +194,8 @@ async function main(): Promise<void> {
     tools: [lookupPopulation, add],
     classify: 'llm',
     executorOptions: real ? {} : { maxIterations: 3 },
+    // Real providers get retries, Retry-After, stale-stream detection; scripted ones need none.
+    invoker: real ? (model) => createResilientInvoker({ models: [model] }) : undefined,
   });
   const run = orchestrator.run(TASK);
   for await (const event of run) print(event);

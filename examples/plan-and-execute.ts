@@ -30,14 +30,21 @@ const planner = new ScriptedModel([
     text: JSON.stringify({
       title: 'Customer brief',
       summary: 'Read pricing and roadmap, then write a brief.',
-      steps: [step('pricing', 'Read the pricing document'), step('roadmap', 'Read the roadmap'), step('brief', 'Write the brief', ['pricing', 'roadmap'])],
+      steps: [
+        step('pricing', 'Read the pricing document'),
+        step('roadmap', 'Read the roadmap'),
+        step('brief', 'Write the brief', ['pricing', 'roadmap']),
+      ],
     }),
   },
   {
     text: JSON.stringify({
       title: 'Customer brief (revised)',
       summary: 'Add the refund policy the verifier asked for.',
-      steps: [step('faq', 'Read the FAQ for the refund policy'), step('brief2', 'Write the brief with the refund policy', ['brief', 'faq'])],
+      steps: [
+        step('faq', 'Read the FAQ for the refund policy'),
+        step('brief2', 'Write the brief with the refund policy', ['brief', 'faq']),
+      ],
     }),
   },
 ]);
@@ -46,19 +53,28 @@ const executor = new ScriptedModel([
   { text: 'Pricing: Basic 10 EUR, Pro 25 EUR per month.' },
   { toolCalls: [{ name: 'read_doc', args: { name: 'roadmap' } }] },
   { text: 'Roadmap: SSO in Q3, audit logs in Q4.' },
-  (request) => ({ text: `Brief drafted from: ${String(request.system).includes('Basic 10 EUR') ? 'pricing + roadmap' : '?'}` }),
+  (request) => ({
+    text: `Brief drafted from: ${String(request.system).includes('Basic 10 EUR') ? 'pricing + roadmap' : '?'}`,
+  }),
   { toolCalls: [{ name: 'read_doc', args: { name: 'faq' } }] },
   { text: 'Refunds are possible within 30 days.' },
   { text: 'Brief: Basic 10 EUR / Pro 25 EUR; SSO Q3, audit logs Q4; 30-day refunds.' },
-  { text: 'Basic costs 10 EUR and Pro 25 EUR a month; SSO ships in Q3 and audit logs in Q4; refunds within 30 days.' },
+  {
+    text: 'Basic costs 10 EUR and Pro 25 EUR a month; SSO ships in Q3 and audit logs in Q4; refunds within 30 days.',
+  },
 ]);
-const verifier = new ScriptedModel([{ text: 'FAIL: the brief misses the refund policy.' }, { text: 'PASS: complete.' }]);
+const verifier = new ScriptedModel([
+  { text: 'FAIL: the brief misses the refund policy.' },
+  { text: 'PASS: complete.' },
+]);
 
 const run = new Orchestrator({ planner, executor, verifier, tools: [readDoc], classify: 'llm' }).run(
   'Write a customer brief covering pricing, roadmap and the refund policy.',
 );
 run.on('plan_overview', (e) => console.log(`plan: ${e.steps.map((s) => s.id).join(', ')}`));
 run.on('plan_step_completed', (e) => console.log(`  ✓ ${e.stepId}: ${e.output}`));
-run.on('plan_revised', (e) => console.log(`re-plan #${e.revision} (${e.reason}): ${e.steps.map((s) => s.id).join(', ')}`));
+run.on('plan_revised', (e) =>
+  console.log(`re-plan #${e.revision} (${e.reason}): ${e.steps.map((s) => s.id).join(', ')}`),
+);
 const result = await run.result;
 console.log(`\n${result.output}\nstatus=${result.status} revisions=${result.revisions}`);

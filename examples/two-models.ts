@@ -39,8 +39,14 @@ function models(): { planner: ChatModel; executor: ChatModel } {
     ),
     executor: new ScriptedModel(
       [
-        { text: 'Red leaves drift and fall / the river carries their names / far past the mill wheel', ...u(200, 25) },
-        { text: 'The mill wheel answers / turning the names into light / spring will read them back', ...u(260, 25) },
+        {
+          text: 'Red leaves drift and fall / the river carries their names / far past the mill wheel',
+          ...u(200, 25),
+        },
+        {
+          text: 'The mill wheel answers / turning the names into light / spring will read them back',
+          ...u(260, 25),
+        },
         { text: 'PASS: both haiku written', ...u(90, 6) },
         { text: 'Autumn:\nRed leaves drift and fall…\n\nReply:\nThe mill wheel answers…', ...u(150, 30) },
       ],
@@ -50,9 +56,13 @@ function models(): { planner: ChatModel; executor: ChatModel } {
 }
 
 const { planner, executor } = models();
-const run = new Orchestrator({ planner, executor, classify: 'llm' }).run('Write two haiku, the second replying to the first.');
+const run = new Orchestrator({ planner, executor, classify: 'llm' }).run(
+  'Write two haiku, the second replying to the first.',
+);
 const byModel = new Map<string, number>();
-run.on('usage', (e) => byModel.set(e.model, (byModel.get(e.model) ?? 0) + e.usage.inputTokens + e.usage.outputTokens));
+run.on('usage', (e) =>
+  byModel.set(e.model, (byModel.get(e.model) ?? 0) + e.usage.inputTokens + e.usage.outputTokens),
+);
 const result = await run.result;
 console.log(result.output);
 for (const [model, tokens] of byModel) console.log(`${model}: ${tokens} tokens`);
