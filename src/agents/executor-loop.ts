@@ -17,6 +17,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolOutcome, ToolRunner } from '../tools/runner.js';
 import { attachNote } from './executor-notes.js';
 import {
+  type ConversationContext,
   type ExecutorLimits,
   type ExecutorOptions,
   type ExecutorResult,
@@ -56,6 +57,8 @@ export interface LoopRun {
   usage: Usage;
   stepId?: string;
   agent: string;
+  /** This execution's context manager, if any. */
+  context?: ConversationContext;
   startedAt: number;
   /** True once the wall-clock budget expired. */
   timedOut: () => boolean;
@@ -119,6 +122,8 @@ export class ExecutorLoop {
     if (budget && lastIsTool) note = note ? `${note}\n\n${budget}` : budget;
     const restore = note ? attachNote(run.messages, note) : undefined;
     try {
+      const context = run.context;
+      if (context) request = await context.prepareRequest(request, { signal: run.signal, emit: run.emit });
       const prepare = deps.options.prepareRequest;
       if (prepare) {
         request = await prepare(request, { iteration: this.iterations, signal: run.signal, emit: run.emit });
@@ -127,6 +132,7 @@ export class ExecutorLoop {
         signal: run.signal,
         emit: run.emit,
         stream: deps.options.stream !== false,
+        compress: context?.compressHook,
       });
       addUsage(run.usage, response.usage);
       run.emit.emit('usage', { model: deps.invoker.id, usage: response.usage, total: { ...run.usage } });

@@ -8,7 +8,7 @@ import type { Message } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { Runtime } from '../core/seams.js';
 import type { Usage } from '../core/usage.js';
-import type { ModelInvoker } from '../model/invoke.js';
+import type { CompressHook, ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, FinishReason, ModelRequest } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolGate } from '../tools/runner.js';
@@ -73,8 +73,25 @@ export interface ExecutorOptions {
   sandbox?: Sandbox;
   temperature?: number;
   maxOutputTokens?: number;
-  /** Called before each model call with the outgoing request; may return a replacement (context layer plugs in here). */
+  /**
+   * Context management, one per execution (conversation): counts each request
+   * incrementally, compresses it past the threshold, and shrinks a request a
+   * provider rejected as too long. `contextPerConversation({ model, summarizer })`
+   * makes one.
+   */
+  context?: () => ConversationContext;
+  /** Called before each model call with the outgoing request (after `context`); may return a replacement. */
   prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+}
+
+/** What the Executor needs of a context manager (the context layer's `ContextManager` is one). */
+export interface ConversationContext {
+  prepareRequest(
+    request: ModelRequest,
+    info: { signal?: AbortSignal; emit?: Emitter },
+  ): Promise<ModelRequest>;
+  /** Given to the model invoker for context-length recovery. */
+  compressHook?: CompressHook;
 }
 
 /** Options of one execution. */

@@ -148,6 +148,7 @@ export class Executor {
         usage,
         stepId: options.stepId,
         agent: this.name,
+        context: this.options.context?.(),
         startedAt: clock.now(),
         timedOut: () => timedOut,
       },

@@ -1,0 +1,57 @@
+/**
+ * Where the protected head ends and the protected tail starts. Every
+ * boundary lands on the start of a message group, so a tool call and its
+ * results are always on the same side of a cut (bugs B1–B3).
+ * @module
+ */
+import type { Message } from '../core/messages.js';
+import { groupStartAtOrAfter, groupStartAtOrBefore } from './tool-pairs.js';
+
+/** End (exclusive) of the head: the first `protectFirst` messages, widened over the results of a call among them. */
+export function findHeadEnd(messages: readonly Message[], protectFirst: number): number {
+  return groupStartAtOrAfter(messages, Math.min(Math.max(0, protectFirst), messages.length));
+}
+
+/**
+ * Start of the tail: walks back from the end collecting messages until the
+ * next one would pass `budget` tokens and at least `minMessages` are kept,
+ * then widens the tail to the call of a leading result. Never before `headEnd`.
+ */
+export function findTailStart(
+  messages: readonly Message[],
+  counts: readonly number[],
+  headEnd: number,
+  budget: number,
+  minMessages: number,
+): number {
+  let start = messages.length;
+  let tokens = 0;
+  while (start > headEnd) {
+    const next = counts[start - 1]!;
+    if (messages.length - start >= minMessages && tokens + next > budget) break;
+    tokens += next;
+    start--;
+  }
+  return Math.max(headEnd, groupStartAtOrBefore(messages, start));
+}
+
+/**
+ * Start of the longest contiguous tail that fits `budget` tokens, narrowed
+ * so it does not open with results whose call is cut off. The last group is
+ * kept even when it alone is over budget: it may hold in-flight tool results.
+ */
+export function findFittingTailStart(
+  messages: readonly Message[],
+  counts: readonly number[],
+  headEnd: number,
+  budget: number,
+): number {
+  let start = messages.length;
+  let tokens = 0;
+  while (start > headEnd && tokens + counts[start - 1]! <= budget) tokens += counts[--start]!;
+  start = groupStartAtOrAfter(messages, start);
+  if (start >= messages.length && messages.length > headEnd) {
+    start = Math.max(headEnd, groupStartAtOrBefore(messages, messages.length - 1));
+  }
+  return start;
+}

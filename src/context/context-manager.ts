@@ -1,0 +1,254 @@
+/**
+ * The glue between the context layer and the agents: `prepareRequest` runs
+ * before every model call (the Executor's hook) and `compressHook` serves the
+ * model layer's context-length recovery. Counting is incremental: a turn
+ * costs the messages added since the last turn, not the history.
+ * @module
+ */
+import type { Emitter } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import type { CompressHook } from '../model/invoke.js';
+import type { ModelRequest, SystemPart } from '../model/types.js';
+import { ContextCompressor } from './compressor.js';
+import type { CompressionResult, ContextCompressorOptions } from './compressor-options.js';
+import { COMPACTION_NOTE } from './summary-prompt.js';
+import { TokenCounter } from './token-counter.js';
+
+/** Options of {@link createContextManager}. */
+export interface ContextManagerOptions {
+  compressor: ContextCompressor;
+  /** Default: the compressor's counter (they must agree). */
+  counter?: TokenCounter;
+  /** Overrides the compressor's context window. */
+  contextWindow?: number;
+  /** Where `compression` events go when `prepareRequest` gets no emitter. */
+  emit?: Emitter;
+  /** A recovery compression aims at this fraction of the provider's limit. Default 0.8. */
+  recoveryRatio?: number;
+}
+
+/** What `prepareRequest` gets besides the request (the Executor's `PrepareRequestInfo` fits). */
+export interface PrepareInfo {
+  signal?: AbortSignal;
+  emit?: Emitter;
+}
+
+/** The context manager. One per conversation. */
+export interface ContextManager {
+  /**
+   * Counts the request (incrementally) and, past the compressor's threshold,
+   * replaces its messages with a compressed conversation. Earlier
+   * compressions keep applying: the caller's growing message array is
+   * never modified, and the request sent carries the compacted prefix plus
+   * the messages added since.
+   */
+  prepareRequest(request: ModelRequest, info?: PrepareInfo): Promise<ModelRequest>;
+  /** For the model invoker: compresses a rejected request to fit the provider's `contextLimit`. */
+  compressHook: CompressHook;
+  /** Tokens of the last request prepared or recovered. */
+  readonly lastCount: number;
+  /** Forgets compressions and counts (a new conversation). */
+  reset(): void;
+}
+
+/** A compressed replacement for the caller's messages `[0, length)`. */
+interface Compaction {
+  length: number;
+  first: Message;
+  last: Message;
+  messages: Message[];
+  tokens: number;
+  /** Turns were summarised or removed (not only pruned): the system note applies. */
+  compacted: boolean;
+}
+
+/** Running count of the caller's messages `[base, length)`. */
+interface Tally {
+  base: number;
+  length: number;
+  first: Message | undefined;
+  last: Message | undefined;
+  tokens: number;
+  generation: number;
+}
+
+/**
+ * Creates a context manager.
+ *
+ * ```ts
+ * const context = createContextManager({ compressor: new ContextCompressor({ counter, summarizer }) });
+ * const executor = new Executor({ model, tools, prepareRequest: context.prepareRequest });
+ * const invoker = resilientInvoker(model, { compress: context.compressHook });
+ * ```
+ */
+export function createContextManager(options: ContextManagerOptions): ContextManager {
+  const { compressor } = options;
+  const counter = options.counter ?? compressor.counter;
+  const recoveryRatio = options.recoveryRatio ?? 0.8;
+  if (options.contextWindow) compressor.setContextWindow(options.contextWindow);
+
+  let compaction: Compaction | undefined;
+  let tally: Tally | undefined;
+  let lastCount = 0;
+  // After a compression that could not get under the threshold, wait for real growth before trying again.
+  let retryAt = 0;
+  let lastEmit = options.emit;
+  let lastSignal: AbortSignal | undefined;
+  let lastSent: { messages: Message[]; source: readonly Message[]; length: number } | undefined;
+
+  const compactionFor = (messages: readonly Message[]): Compaction | undefined => {
+    const c = compaction;
+    if (c && messages.length >= c.length && messages[c.length - 1] === c.last && messages[0] === c.first)
+      return c;
+    compaction = undefined;
+    return undefined;
+  };
+
+  // Tokens of messages[base, end): only the messages added since the last call are counted.
+  const countTail = (messages: readonly Message[], base: number): number => {
+    const t = tally;
+    let from = base;
+    let tokens = 0;
+    if (
+      t &&
+      t.base === base &&
+      t.generation === counter.generation &&
+      messages.length >= t.length &&
+      messages[base] === t.first &&
+      (t.length === base || messages[t.length - 1] === t.last)
+    ) {
+      from = t.length;
+      tokens = t.tokens;
+    }
+    for (let i = from; i < messages.length; i++) tokens += counter.countMessage(messages[i]!);
+    tally = {
+      base,
+      length: messages.length,
+      first: messages[base],
+      last: messages[messages.length - 1],
+      tokens,
+      generation: counter.generation,
+    };
+    return tokens;
+  };
+
+  const remember = (source: readonly Message[], length: number, result: CompressionResult) => {
+    compaction = {
+      length,
+      first: source[0]!,
+      last: source[length - 1]!,
+      messages: result.messages,
+      tokens: counter.countMessages(result.messages),
+      compacted: result.method !== 'prune' || (compaction?.compacted ?? false),
+    };
+    tally = undefined;
+  };
+
+  const finalRequest = (request: ModelRequest, messages: Message[]): ModelRequest => {
+    const note = compaction?.compacted ? COMPACTION_NOTE : undefined;
+    if (messages === request.messages && !note) return request;
+    return { ...request, messages, system: withNote(request.system, note) };
+  };
+
+  return {
+    get lastCount() {
+      return lastCount;
+    },
+
+    reset() {
+      compaction = undefined;
+      tally = undefined;
+      lastSent = undefined;
+      lastCount = 0;
+      retryAt = 0;
+    },
+
+    async prepareRequest(request, info = {}) {
+      const source = request.messages;
+      lastEmit = info.emit ?? options.emit;
+      lastSignal = info.signal;
+      const current = compactionFor(source);
+      const base = current?.length ?? 0;
+      const fixed = counter.count({ system: request.system, tools: request.tools, messages: [] });
+      let total = fixed + (current?.tokens ?? 0) + countTail(source, base);
+      let messages = current ? [...current.messages, ...source.slice(base)] : (source as Message[]);
+
+      if (compressor.shouldCompress(total) && total >= retryAt) {
+        const result = await compressor.compress(
+          { system: request.system, tools: request.tools, messages },
+          { signal: info.signal, emit: lastEmit },
+        );
+        if (result.compressed) {
+          remember(source, source.length, result);
+          messages = result.messages;
+          total = result.tokensAfter;
+        }
+        retryAt = compressor.shouldCompress(total) ? total + Math.ceil(compressor.threshold * 0.1) : 0;
+      }
+      lastCount = total;
+      const prepared = finalRequest(request, messages);
+      lastSent = { messages: prepared.messages, source, length: source.length };
+      return prepared;
+    },
+
+    async compressHook(request, info) {
+      if (info.contextLimit && info.contextLimit < compressor.contextWindow) {
+        compressor.setContextWindow(info.contextLimit);
+      }
+      const before = counter.count(request);
+      // The provider refused a request we counted as fitting: aim below our own count too.
+      let target = Math.floor(before * (info.contextLimit ? 0.7 : 0.5));
+      if (info.contextLimit) {
+        const reserve = Math.min(request.maxOutputTokens ?? 0, Math.floor(info.contextLimit / 4));
+        target = Math.min(target, Math.floor(info.contextLimit * recoveryRatio) - reserve);
+      }
+      const result = await compressor.compress(request, {
+        targetTokens: Math.max(1, target),
+        signal: lastSignal,
+        emit: lastEmit,
+      });
+      if (!result.compressed || result.tokensAfter >= before) return undefined;
+      if (lastSent && request.messages === lastSent.messages)
+        remember(lastSent.source, lastSent.length, result);
+      lastCount = result.tokensAfter;
+      const recovered = finalRequest(request, result.messages);
+      if (lastSent && request.messages === lastSent.messages) {
+        lastSent = { ...lastSent, messages: recovered.messages };
+      }
+      return recovered;
+    },
+  };
+}
+
+/** `system` with `note` appended to its dynamic end, once. */
+function withNote(system: ModelRequest['system'], note: string | undefined): ModelRequest['system'] {
+  if (!note) return system;
+  if (!system) return note;
+  if (typeof system === 'string') return system.includes(note) ? system : `${system}\n\n${note}`;
+  if (system.some((part) => part.text.includes(note))) return system;
+  const parts: SystemPart[] = [...system, { text: note }];
+  return parts;
+}
+
+/** Options of {@link contextPerConversation}: the compressor's, sharing one counter. */
+export type ContextFactoryOptions = Omit<ContextCompressorOptions, 'emit'> & { recoveryRatio?: number };
+
+/**
+ * A factory of context managers, one per conversation, for the Executor's
+ * `context` option: each execution gets its own compressor (its summary state
+ * belongs to one conversation) while the token counter, and with it every
+ * cached message count, is shared.
+ *
+ * ```ts
+ * new Executor({ model, context: contextPerConversation({ model, summarizer: flashModel }) });
+ * ```
+ */
+export function contextPerConversation(options: ContextFactoryOptions): () => ContextManager {
+  const model = typeof options.model === 'string' ? options.model : options.model?.id;
+  const counter = options.counter ?? new TokenCounter({ model });
+  return () =>
+    createContextManager({
+      compressor: new ContextCompressor({ ...options, counter }),
+      recoveryRatio: options.recoveryRatio,
+    });
+}
