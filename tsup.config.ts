@@ -8,6 +8,7 @@ const entry = {
   'anthropic/index': 'src/providers/anthropic/index.ts',
   'gemini/index': 'src/providers/gemini/index.ts',
   'ai-sdk/index': 'src/providers/ai-sdk/index.ts',
+  'sandbox/index': 'src/sandbox/index.ts',
 };
 
 export default defineConfig([

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineTool, Executor } from '../dist/index.js';
+import { contextPerConversation, defineTool, Executor } from '../dist/index.js';
 
 const args = Object.fromEntries(
   process.argv
@@ -96,9 +96,10 @@ function expectedText(K, P) {
   return `sum=${s}`;
 }
 
-function variant(P, stream) {
+function variant(P, stream, withContext = false) {
   const { K } = opts;
   const executor = new Executor({
+    context: withContext ? contextPerConversation({ contextWindow: 128_000 }) : undefined,
     model: fakeModel(K, P, stream),
     tools: [add],
     instructions: 'You are a calculator agent.',
@@ -140,8 +141,8 @@ function stats(values) {
   return { mean: r(mean), median: r(q(0.5)), p95: r(q(0.95)) };
 }
 
-async function time(P, stream) {
-  const run = variant(P, stream);
+async function time(P, stream, withContext = false) {
+  const run = variant(P, stream, withContext);
   let events = 0;
   const start = performance.now();
   for (let i = 0; i < opts.warmup || performance.now() - start < opts.minWarmupMs; i++)
@@ -188,6 +189,7 @@ function importMs() {
 const seq = await time(1, false);
 const par = await time(4, false);
 const str = await time(1, true);
+const ctx = await time(1, false, true);
 const heap = await heapGrowth();
 const imp = importMs();
 console.log(
@@ -198,6 +200,7 @@ console.log('|:--|--:|--:|--:|--:|');
 console.log(`| sequential (1 call/turn) | ${seq.median} | ${seq.mean} | ${seq.p95} | |`);
 console.log(`| parallel (4 calls/turn) | ${par.median} | ${par.mean} | ${par.p95} | |`);
 console.log(`| streaming (1 call/turn) | ${str.median} | ${str.mean} | ${str.p95} | ${str.events} |`);
+console.log(`| sequential + token accounting | ${ctx.median} | ${ctx.mean} | ${ctx.p95} | |`);
 console.log(
   `heap growth over ${opts.heapRuns} runs: ${heap === undefined ? 'n/a (run with --expose-gc)' : `${heap} KB`}`,
 );

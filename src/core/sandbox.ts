@@ -43,6 +43,8 @@ export interface Sandbox {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   writeFile(path: string, content: string | Uint8Array): Promise<void>;
   readFile(path: string): Promise<string>;
+  /** Raw bytes of a file (binary artifacts); sandboxes without it are read as text. */
+  readBytes?(path: string): Promise<Uint8Array>;
   listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]>;
   /** Saves the workspace (or configured paths); returns a snapshot id. */
   snapshot?(): Promise<string>;

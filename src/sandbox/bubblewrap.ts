@@ -1,0 +1,159 @@
+/**
+ * `BubblewrapSandbox`: each exec runs under `bwrap` — no network, read-only
+ * system, private `/tmp` and pid namespace, no capabilities, resource
+ * limits — with only the workspace writable. This is the boundary for
+ * untrusted code (docs/sandboxes.md has the threat model).
+ * @module
+ */
+import { chown, lstat, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type PreparedWorkspace, prepareWorkspace, type SandboxOptions, WorkspaceSandbox } from './base.js';
+import { BWRAP_WORKSPACE, bwrapArgs, prlimitArgv, type SandboxLimits, systemMounts } from './bwrap-args.js';
+import { SandboxError } from './errors.js';
+import type { SpawnSpec } from './process.js';
+import { Workspace } from './workspace.js';
+
+/** Options of a {@link BubblewrapSandbox}. */
+export interface BubblewrapOptions extends SandboxOptions {
+  /** The `bwrap` executable. Default `bwrap` on the host PATH. */
+  bwrapPath?: string;
+  /** CPU, memory, process and file-size limits. */
+  limits?: SandboxLimits;
+  /** Extra host paths bound read-only at the same place (e.g. a runtime installed under `/opt`). */
+  readOnlyPaths?: string[];
+  /**
+   * Run the sandbox as this host user (the workspace is given to it). Only
+   * meaningful when this process runs as root: the process limit does not
+   * apply to root, and an unprivileged user is a second line of defence.
+   */
+  runAs?: { uid: number; gid: number };
+}
+
+/** Why {@link BubblewrapSandbox.check} found bwrap unusable. */
+export type BubblewrapCheck = { available: true } | { available: false; reason: string };
+
+const probes = new Map<string, Promise<BubblewrapCheck>>();
+
+/**
+ * A sandbox where every exec runs under bubblewrap.
+ *
+ * ```ts
+ * const sandbox = await BubblewrapSandbox.create({ limits: { cpuSeconds: 10 } });
+ * const result = await sandbox.exec('python3 main.py', { timeoutMs: 30_000 });
+ * await sandbox.dispose();
+ * ```
+ */
+export class BubblewrapSandbox extends WorkspaceSandbox {
+  protected readonly visibleRoot = BWRAP_WORKSPACE;
+
+  private constructor(
+    prepared: PreparedWorkspace,
+    private readonly bwrapOptions: BubblewrapOptions,
+    private readonly mounts: string[],
+  ) {
+    super(
+      prepared,
+      bwrapOptions,
+      new Workspace(prepared.root, {
+        visibleRoot: BWRAP_WORKSPACE,
+        maxReadBytes: bwrapOptions.maxReadBytes,
+        owner: bwrapOptions.runAs,
+      }),
+    );
+  }
+
+  /**
+   * Creates the workspace and the sandbox, after checking (once per `bwrap`
+   * path and user) that bwrap can create its namespaces here.
+   * @throws SandboxError `unavailable` when bwrap or prlimit is missing or namespaces cannot be created; the message says which.
+   */
+  static async create(options: BubblewrapOptions = {}): Promise<BubblewrapSandbox> {
+    const check = await BubblewrapSandbox.check(options);
+    if (!check.available) throw new SandboxError('unavailable', check.reason);
+    return BubblewrapSandbox.open(options);
+  }
+
+  /** Whether bwrap works here with these options. The answer is cached per `bwrap` path and user. */
+  static check(options: BubblewrapOptions = {}): Promise<BubblewrapCheck> {
+    const key = `${options.bwrapPath ?? 'bwrap'}|${options.runAs?.uid ?? ''}`;
+    let probe = probes.get(key);
+    if (!probe) {
+      probe = BubblewrapSandbox.probe(options);
+      probes.set(key, probe);
+    }
+    return probe;
+  }
+
+  private static async probe(options: BubblewrapOptions): Promise<BubblewrapCheck> {
+    let sandbox: BubblewrapSandbox | undefined;
+    try {
+      sandbox = await BubblewrapSandbox.open({
+        ...options,
+        id: undefined,
+        workspace: undefined,
+        snapshots: undefined,
+      });
+      const result = await sandbox.exec('true', { timeoutMs: 10_000 });
+      if (result.exitCode === 0) return { available: true };
+      const detail = result.stderr.trim() || (result.timedOut ? 'timed out' : `exit code ${result.exitCode}`);
+      return { available: false, reason: `bwrap cannot start a sandbox here: ${detail}` };
+    } catch (error) {
+      const bwrap = options.bwrapPath ?? 'bwrap';
+      if (error instanceof SandboxError && error.kind === 'unavailable') {
+        return {
+          available: false,
+          reason: `${bwrap} not found: install bubblewrap (apt-get install bubblewrap)`,
+        };
+      }
+      return { available: false, reason: `bwrap probe failed: ${(error as Error).message}` };
+    } finally {
+      await sandbox?.dispose();
+    }
+  }
+
+  private static async open(options: BubblewrapOptions): Promise<BubblewrapSandbox> {
+    const prepared = await prepareWorkspace(options);
+    try {
+      if (options.runAs) await chown(prepared.root, options.runAs.uid, options.runAs.gid);
+      return new BubblewrapSandbox(prepared, options, await systemMounts(options.readOnlyPaths));
+    } catch (error) {
+      if (prepared.owned) await rm(prepared.root, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  protected baseEnv(): Record<string, string> {
+    return {
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      HOME: BWRAP_WORKSPACE,
+      LANG: 'C.UTF-8',
+    };
+  }
+
+  protected spawnSpec(argv: string[], cwd: string, env: Record<string, string>): SpawnSpec {
+    return {
+      file: this.bwrapOptions.bwrapPath ?? 'bwrap',
+      args: [
+        ...bwrapArgs(this.mounts, this.root, this.visiblePath(cwd)),
+        ...prlimitArgv(this.bwrapOptions.limits ?? {}, argv),
+      ],
+      env,
+      cwd: this.root,
+      uid: this.bwrapOptions.runAs?.uid,
+      gid: this.bwrapOptions.runAs?.gid,
+    };
+  }
+
+  protected override async afterRestore(paths: string[]): Promise<void> {
+    const owner = this.bwrapOptions.runAs;
+    if (owner) for (const path of paths) await chownTree(path, owner.uid, owner.gid);
+  }
+}
+
+async function chownTree(path: string, uid: number, gid: number): Promise<void> {
+  const stats = await lstat(path).catch(() => undefined);
+  if (!stats || stats.isSymbolicLink()) return;
+  await chown(path, uid, gid);
+  if (stats.isDirectory())
+    for (const name of await readdir(path)) await chownTree(join(path, name), uid, gid);
+}

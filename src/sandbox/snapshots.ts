@@ -1,0 +1,181 @@
+/**
+ * Snapshots of a workspace: a gzipped tar of configured paths, made and
+ * unpacked by the system `tar`, kept in a {@link SnapshotStorage} with a
+ * keep-last-N retention.
+ * @module
+ */
+import { lstat, readdir, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { Clock, IdGenerator } from '../core/seams.js';
+import { SandboxError } from './errors.js';
+import { runProcessRaw, type SpawnSpec } from './process.js';
+import { assertSnapshotKey, LocalSnapshotStorage, type SnapshotStorage } from './snapshot-storage.js';
+import type { Workspace } from './workspace.js';
+
+/** Default cap on one snapshot (compressed): 100 MB. */
+export const DEFAULT_SNAPSHOT_MAX_BYTES = 100 * 1024 * 1024;
+
+/** Default number of snapshots kept per namespace: 5. */
+export const DEFAULT_SNAPSHOT_KEEP_LAST = 5;
+
+/** Default deadline of one `tar` run: 120 s. */
+export const DEFAULT_TAR_TIMEOUT_MS = 120_000;
+
+/** Snapshot settings of a sandbox. */
+export interface SnapshotOptions {
+  /** Where snapshots go. Default: a {@link LocalSnapshotStorage} under the OS temp directory. */
+  storage?: SnapshotStorage;
+  /** Groups the snapshots of one logical session (e.g. `user:task`); retention counts per namespace. Default: the sandbox id. */
+  namespace?: string;
+  /** Workspace paths saved and restored. Default `['.']` (the whole workspace). */
+  paths?: string[];
+  /** Larger snapshots are refused with `too_large`. Default 100 MB. */
+  maxBytes?: number;
+  /** Snapshots kept per namespace; older ones are deleted after each save. Default 5. */
+  keepLast?: number;
+  /** The `tar` executable. Default `tar` on the host PATH. */
+  tarPath?: string;
+  /** Deadline of one `tar` run. Default 120 s. */
+  timeoutMs?: number;
+}
+
+/** What a {@link Snapshotter} needs from its sandbox. */
+export interface SnapshotterDeps {
+  workspace: Workspace;
+  clock: Clock;
+  ids: IdGenerator;
+  /** The environment `tar` runs with. */
+  env: Record<string, string>;
+  /** Sets ownership after a restore, for sandboxes that run as another user. */
+  afterRestore?: (paths: string[]) => Promise<void>;
+}
+
+/** Saves and restores one workspace. */
+export class Snapshotter {
+  readonly storage: SnapshotStorage;
+  readonly namespace: string;
+  private readonly paths: string[];
+  private readonly maxBytes: number;
+  private readonly keepLast: number;
+
+  constructor(
+    private readonly deps: SnapshotterDeps,
+    defaultNamespace: string,
+    private readonly options: SnapshotOptions = {},
+  ) {
+    this.storage = options.storage ?? new LocalSnapshotStorage();
+    this.namespace = (options.namespace ?? defaultNamespace).replace(/[^A-Za-z0-9._:-]/g, '_');
+    assertSnapshotKey(this.namespace);
+    this.paths = options.paths ?? ['.'];
+    this.maxBytes = options.maxBytes ?? DEFAULT_SNAPSHOT_MAX_BYTES;
+    this.keepLast = options.keepLast ?? DEFAULT_SNAPSHOT_KEEP_LAST;
+    if (!Number.isInteger(this.keepLast) || this.keepLast < 1) {
+      throw new SandboxError('invalid', `snapshots.keepLast must be an integer ≥ 1, got ${this.keepLast}`);
+    }
+  }
+
+  /**
+   * Tars the configured paths that exist into storage and applies retention.
+   * @returns The snapshot id (its storage key).
+   * @throws SandboxError `too_large` over `maxBytes`.
+   */
+  async save(): Promise<string> {
+    const members = await this.existingMembers();
+    const list = Buffer.from(members.map((m) => `${m}\0`).join(''));
+    const result = await this.tar(['-czf', '-', '--null', '-T', '-'], list, this.maxBytes, true);
+    if (result.truncated) {
+      throw new SandboxError('too_large', `Snapshot is over the ${this.maxBytes}-byte cap`);
+    }
+    const key = `${this.namespace}/${String(this.deps.clock.now()).padStart(15, '0')}-${this.deps.ids.next('s')}.tgz`;
+    await this.storage.put(key, result.stdout);
+    await this.prune();
+    return key;
+  }
+
+  /**
+   * Replaces the configured paths with their content in snapshot `id`: files
+   * created since are removed.
+   * @throws SandboxError `not_found` for an unknown id.
+   */
+  async restore(id: string): Promise<void> {
+    assertSnapshotKey(id);
+    const data = await this.storage.get(id);
+    if (!data) throw new SandboxError('not_found', `No snapshot ${id}`);
+    const cleared = await this.clear();
+    await this.tar(['-xzf', '-', '--no-same-owner'], data, 64 * 1024, false);
+    await this.deps.afterRestore?.(cleared);
+  }
+
+  /** The newest snapshot of this namespace, if any. */
+  async latest(): Promise<string | undefined> {
+    return (await this.sorted()).at(-1);
+  }
+
+  private async prune(): Promise<void> {
+    const keys = await this.sorted();
+    for (const key of keys.slice(0, Math.max(0, keys.length - this.keepLast))) await this.storage.delete(key);
+  }
+
+  private async sorted(): Promise<string[]> {
+    return (await this.storage.list(`${this.namespace}/`)).sort();
+  }
+
+  private async existingMembers(): Promise<string[]> {
+    const { workspace } = this.deps;
+    const members: string[] = [];
+    for (const path of this.paths) {
+      const host = await workspace.resolve(path);
+      // `./` keeps a name like `-x` from reading as an option.
+      const member = `./${relative(workspace.root, host).split(sep).join('/')}`;
+      if (
+        await lstat(host).then(
+          () => true,
+          () => false,
+        )
+      )
+        members.push(member);
+    }
+    return members;
+  }
+
+  /** Removes the configured paths (the root's children for `.`); returns the host paths cleared. */
+  private async clear(): Promise<string[]> {
+    const { workspace } = this.deps;
+    const cleared: string[] = [];
+    for (const path of this.paths) {
+      const host = await workspace.resolve(path);
+      if (host === workspace.root) {
+        for (const name of await readdir(host)) await rm(join(host, name), { recursive: true, force: true });
+      } else {
+        await rm(host, { recursive: true, force: true });
+      }
+      cleared.push(host);
+    }
+    return cleared;
+  }
+
+  private async tar(args: string[], stdin: Uint8Array, maxOutputBytes: number, stopAtCap: boolean) {
+    const spec: SpawnSpec = {
+      file: this.options.tarPath ?? 'tar',
+      args,
+      env: this.deps.env,
+      cwd: this.deps.workspace.root,
+    };
+    const result = await runProcessRaw(spec, {
+      clock: this.deps.clock,
+      stdin,
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TAR_TIMEOUT_MS,
+      maxOutputBytes,
+      stopAtCap,
+      signals: [],
+    });
+    if (result.timedOut) throw new SandboxError('timeout', `tar ${args[0]} timed out`);
+    if (result.exitCode !== 0 && !(stopAtCap && result.truncated)) {
+      throw new SandboxError(
+        'io',
+        `tar ${args[0]} failed (${result.exitCode}): ${result.stderr.toString('utf8')}`,
+      );
+    }
+    return result;
+  }
+}

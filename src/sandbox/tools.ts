@@ -1,0 +1,166 @@
+/**
+ * Tools over a sandbox: `execute_code`, `read_file`, `write_file`,
+ * `list_files`, and the opt-in CodeAct `execute_script`. Each uses the
+ * sandbox it was created with, or the run's `ctx.sandbox`.
+ * @module
+ */
+import { z } from 'zod';
+import type { ExecResult, Sandbox } from '../core/sandbox.js';
+import { defineTool, type Tool, type ToolContext, type ToolRisk } from '../tools/types.js';
+import { CODEACT_HELPERS } from './codeact-lib.js';
+import { SandboxError } from './errors.js';
+
+/** Options of {@link createSandboxTools}. */
+export interface SandboxToolsOptions {
+  /** Risk of `execute_code` and `execute_script`; approvals key off it. Default `'risky'`. */
+  executeRisk?: ToolRisk;
+  /** Deadline of a run when the model gives none. Default 30 s. */
+  defaultTimeoutMs?: number;
+  /** Longest deadline the model may ask for. Default 300 s. */
+  maxTimeoutMs?: number;
+  /** Cap on captured stdout and stderr, each. Default 100 000 bytes. */
+  maxOutputBytes?: number;
+  /** Add the CodeAct `execute_script` tool. Default false. */
+  codeAct?: boolean;
+}
+
+/** Resolved run settings shared by the code tools. */
+interface RunSettings {
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+  maxOutputBytes: number;
+}
+
+/**
+ * The sandbox tools: `execute_code` (risky), `read_file` (safe, parallel),
+ * `write_file` (moderate), `list_files` (safe, parallel), and with
+ * `codeAct: true` also `execute_script`.
+ * @param sandbox Used by every call; without it, calls use `ctx.sandbox`.
+ */
+export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptions = {}): Tool[] {
+  const settings: RunSettings = {
+    defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+    maxTimeoutMs: options.maxTimeoutMs ?? 300_000,
+    maxOutputBytes: options.maxOutputBytes ?? 100_000,
+  };
+  const pick = (ctx: ToolContext) => sandboxOf(sandbox, ctx);
+  const risk = options.executeRisk ?? 'risky';
+  const tools: Tool[] = [
+    defineTool({
+      name: 'execute_code',
+      description:
+        'Run code in the sandbox and get its exit code, stdout and stderr. Files persist in the workspace (the working directory) between runs.',
+      parameters: z.object({
+        language: z.enum(['python', 'node', 'bash']).describe('Language of the code'),
+        code: z.string().describe('The program to run'),
+        timeoutMs: z.number().int().positive().optional().describe('Deadline in milliseconds'),
+      }),
+      risk,
+      execute: async ({ language, code, timeoutMs }, ctx) =>
+        formatExecResult(
+          await pick(ctx).exec('', { language, code, ...runLimits(settings, timeoutMs, ctx) }),
+        ),
+    }),
+    defineTool({
+      name: 'read_file',
+      description: 'Read a text file of the sandbox workspace. Paths are relative to the workspace.',
+      parameters: z.object({ path: z.string().describe('File path relative to the workspace') }),
+      parallelSafe: true,
+      execute: async ({ path }, ctx) => pick(ctx).readFile(path),
+    }),
+    defineTool({
+      name: 'write_file',
+      description:
+        'Write a text file in the sandbox workspace, creating directories. Overwrites an existing file.',
+      parameters: z.object({
+        path: z.string().describe('File path relative to the workspace'),
+        content: z.string().describe('The whole new content'),
+      }),
+      risk: 'moderate',
+      execute: async ({ path, content }, ctx) => {
+        await pick(ctx).writeFile(path, content);
+        return `Wrote ${Buffer.byteLength(content)} bytes to ${path}`;
+      },
+    }),
+    defineTool({
+      name: 'list_files',
+      description:
+        'List a directory of the sandbox workspace: "d path/" for directories, "f path (bytes)" for files.',
+      parameters: z.object({
+        path: z.string().optional().describe('Directory relative to the workspace; default the root'),
+        recursive: z.boolean().optional().describe('Include subdirectories; default false'),
+      }),
+      parallelSafe: true,
+      execute: async ({ path, recursive }, ctx) => {
+        const entries = await pick(ctx).listFiles(path ?? '.', { recursive });
+        if (entries.length === 0) return '(empty)';
+        return entries
+          .map((e) => (e.type === 'directory' ? `d ${e.path}/` : `f ${e.path} (${e.size})`))
+          .join('\n');
+      },
+    }),
+  ];
+  if (options.codeAct) tools.push(createExecuteScriptTool(sandbox, settings, risk));
+  return tools;
+}
+
+function createExecuteScriptTool(sandbox: Sandbox | undefined, settings: RunSettings, risk: ToolRisk): Tool {
+  return defineTool({
+    name: 'execute_script',
+    description: [
+      'Run a multi-step script in the sandbox. A helper module is preloaded as `tandem`:',
+      'tandem.read(path) -> str; tandem.write(path, content); tandem.list(path=".", recursive=False) -> paths;',
+      'tandem.run(command) -> {exit_code, stdout, stderr} (node: {exitCode, stdout, stderr}).',
+      'Paths are relative to the workspace. Print what you want to see; you get exit code, stdout and stderr.',
+    ].join(' '),
+    parameters: z.object({
+      language: z.enum(['python', 'node']).optional().describe('Script language; default python'),
+      code: z.string().describe('The script'),
+      timeoutMs: z.number().int().positive().optional().describe('Deadline in milliseconds'),
+    }),
+    risk,
+    execute: async ({ language = 'python', code, timeoutMs }, ctx) => {
+      const target = sandboxOf(sandbox, ctx);
+      const helpers = CODEACT_HELPERS[language];
+      await target.writeFile(helpers.file, helpers.source);
+      const result = await target.exec('', {
+        language,
+        code: helpers.prelude + code,
+        ...runLimits(settings, timeoutMs, ctx),
+      });
+      return formatExecResult(result);
+    },
+  });
+}
+
+function runLimits(settings: RunSettings, timeoutMs: number | undefined, ctx: ToolContext) {
+  return {
+    timeoutMs: Math.min(timeoutMs ?? settings.defaultTimeoutMs, settings.maxTimeoutMs),
+    maxOutputBytes: settings.maxOutputBytes,
+    signal: ctx.signal,
+  };
+}
+
+function sandboxOf(sandbox: Sandbox | undefined, ctx: ToolContext): Sandbox {
+  const found = sandbox ?? ctx.sandbox;
+  if (!found) {
+    throw new SandboxError(
+      'unavailable',
+      'No sandbox: create the tools with one, or run the agent with `sandbox`',
+    );
+  }
+  return found;
+}
+
+/** An exec result as the text a model reads: status line, then stdout and stderr when not empty. */
+export function formatExecResult(result: ExecResult): string {
+  const status = result.timedOut
+    ? `timed out after ${result.durationMs} ms (process tree killed)`
+    : `exit code ${result.exitCode ?? 'none (killed by a signal)'}`;
+  const parts = [status];
+  if (result.stdout) parts.push(`stdout:\n${result.stdout}`);
+  if (result.stderr) parts.push(`stderr:\n${result.stderr}`);
+  if (!result.stdout && !result.stderr) parts.push('(no output)');
+  if (result.truncated) parts.push('[output truncated at the capture limit]');
+  return parts.join('\n');
+}
