@@ -7,7 +7,7 @@
  */
 import { AbortError, errorMessage, ModelError, RunError, TandemError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
-import type { AssistantMessage, Message, ToolCallPart } from '../core/messages.js';
+import { type AssistantMessage, type Message, type ToolCallPart, toolCallsOf } from '../core/messages.js';
 import type { Clock } from '../core/seams.js';
 import { addUsage, type Usage } from '../core/usage.js';
 import type { ModelInvoker } from '../model/invoke.js';
@@ -57,6 +57,8 @@ export interface LoopRun {
   usage: Usage;
   stepId?: string;
   agent: string;
+  /** See `ExecuteOptions.onCheckpoint`. */
+  onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
   /** This execution's context manager, if any. */
   context?: ConversationContext;
   startedAt: number;
@@ -90,6 +92,7 @@ export class ExecutorLoop {
   /** Runs to the end. Throws {@link RunError} / {@link AbortError}, never anything untyped. */
   async execute(): Promise<ExecutorResult> {
     try {
+      await this.runPendingCalls();
       for (;;) {
         this.checkBudget();
         if (this.iterations >= this.deps.limits.maxIterations) return this.exhausted();
@@ -222,7 +225,26 @@ export class ExecutorLoop {
     this.pendingText = '';
     this.continuations = 0;
     this.accept(message);
-    const outcomes = await deps.runner.run(turn.calls, {
+    await run.onCheckpoint?.(run.messages);
+    return this.runTools(turn.calls);
+  }
+
+  /**
+   * A resumed conversation may end with a model turn whose tool calls have no
+   * results yet (the run paused for an approval, or stopped mid-tool): those
+   * calls run first, before the model is asked anything.
+   */
+  private async runPendingCalls(): Promise<void> {
+    const last = this.run.messages[this.run.messages.length - 1];
+    if (last?.role !== 'assistant') return;
+    const calls = toolCallsOf(last);
+    if (calls.length === 0) return;
+    await this.runTools(prepareToolCalls(this.deps.registry, calls).calls);
+  }
+
+  private async runTools(calls: readonly PreparedCall[]): Promise<undefined> {
+    const { deps, run } = this;
+    const outcomes = await deps.runner.run(calls, {
       signal: run.signal,
       emit: run.emit,
       runId: run.emit.runId,
@@ -235,7 +257,8 @@ export class ExecutorLoop {
     this.toolCalls += outcomes.length;
     this.lastOutcomes = outcomes;
     if (run.signal.aborted) throw this.typed(run.signal.reason);
-    this.noteTurn(turn.calls, outcomes);
+    await run.onCheckpoint?.(run.messages);
+    this.noteTurn(calls, outcomes);
     return undefined;
   }
 

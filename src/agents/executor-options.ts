@@ -106,6 +106,13 @@ export interface ExecuteOptions {
   system?: string;
   /** Plan step this execution works on; stamped on events. */
   stepId?: string;
+  /**
+   * Called (and awaited) whenever the conversation reaches a state worth
+   * saving: after a model turn with tool calls is accepted, and after its
+   * tool results are appended. A checkpoint written here lets a resumed run
+   * continue without re-executing the tools whose results it recorded.
+   */
+  onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
 }
 
 /** The outcome of an execution. */

@@ -149,6 +149,7 @@ export class Executor {
         stepId: options.stepId,
         agent: this.name,
         context: this.options.context?.(),
+        onCheckpoint: options.onCheckpoint,
         startedAt: clock.now(),
         timedOut: () => timedOut,
       },
