@@ -8,3 +8,4 @@ export * from './context/index.js';
 export * from './core/index.js';
 export * from './model/index.js';
 export * from './tools/index.js';
+export * from './skills/index.js';

@@ -14,7 +14,7 @@ export interface HandoffInputParts {
   from: string;
   /** Paths moved from the source's sandbox into the target's. */
   artifacts?: readonly string[];
-  /** Why moving the artifacts failed; the target is told instead. */
+  /** What went wrong moving the artifacts; the target is told. */
   artifactError?: string;
   memory?: SharedMemory;
 }
@@ -32,7 +32,7 @@ export function buildHandoffInput(parts: HandoffInputParts): string {
     input += `\n\nArtifacts from "${parts.from}" (now in your workspace): ${parts.artifacts.join(', ')}`;
   }
   if (parts.artifactError) {
-    input += `\n\nThe artifacts of "${parts.from}" could not be moved to your workspace: ${parts.artifactError}`;
+    input += `\n\nNot all artifacts of "${parts.from}" reached your workspace: ${parts.artifactError}`;
   }
   const shared = parts.memory?.render();
   if (shared) input += `\n\n---\n${shared}`;

@@ -17,7 +17,6 @@ import { ConfigError, errorMessage, isAbortError, TandemError } from '../core/er
 import { EventBus } from '../core/event-bus.js';
 import type { Emitter } from '../core/events.js';
 import type { Message } from '../core/messages.js';
-import type { Sandbox } from '../core/sandbox.js';
 import { type Runtime, resolveRuntime } from '../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../model/invoke.js';
@@ -27,19 +26,10 @@ import type { Tool } from '../tools/types.js';
 import type { AgentProfile, AgentRegistry } from './agent-profile.js';
 import { Executor } from './executor.js';
 import type { ExecutorOptions, ExecutorResult } from './executor-options.js';
+import { type ArtifactTransfer, moveArtifacts } from './handoff-artifacts.js';
 import { buildHandoffInput } from './handoff-input.js';
 import { DEFAULT_MAX_HANDOFFS, type HandoffRecord, HandoffSession } from './handoff-session.js';
 import { handoffNameGate, handoffTools } from './handoff-tools.js';
-
-/**
- * Moves the files of one sandbox into another (the sandbox layer's
- * `transferArtifacts` fits after a small adapter). Resolves with the paths moved.
- */
-export type ArtifactTransfer = (
-  from: Sandbox,
-  to: Sandbox,
-  options: { signal: AbortSignal },
-) => Promise<readonly string[] | undefined>;
 
 /** Executor options every agent of the manager shares. */
 export type SharedExecutorOptions = Pick<
@@ -185,7 +175,7 @@ export class HandoffManager {
       }
       scoped.emit('stage', { name: 'agent', status: 'completed', detail: `handed off to ${handoff.to}` });
       const target = this.options.agents.require(handoff.to);
-      const moved = await this.moveArtifacts(profile, target, signal, scoped);
+      const moved = await moveArtifacts(this.options.transferArtifacts, profile, target, signal, scoped);
       input = buildHandoffInput({ ...handoff, ...moved, memory: options.memory });
       history = undefined;
       profile = target;
@@ -230,31 +220,6 @@ export class HandoffManager {
       );
     }
     return chosen;
-  }
-
-  /** Moves the artifacts; a failed move is told to the target instead of failing the run. */
-  private async moveArtifacts(
-    from: AgentProfile,
-    to: AgentProfile,
-    signal: AbortSignal,
-    emit: Emitter,
-  ): Promise<{ artifacts?: string[]; artifactError?: string }> {
-    const transfer = this.options.transferArtifacts;
-    if (!transfer || !from.sandbox || !to.sandbox || from.sandbox === to.sandbox) return {};
-    emit.emit('stage', { name: 'artifact_transfer', status: 'running', detail: `${from.name} → ${to.name}` });
-    try {
-      const paths = (await transfer(from.sandbox, to.sandbox, { signal })) ?? [];
-      emit.emit('stage', {
-        name: 'artifact_transfer',
-        status: 'completed',
-        detail: `${paths.length} file(s)`,
-      });
-      return { artifacts: [...paths] };
-    } catch (error) {
-      emit.emit('stage', { name: 'artifact_transfer', status: 'failed', detail: errorMessage(error) });
-      if (signal.aborted || isAbortError(error)) throw error;
-      return { artifactError: errorMessage(error) };
-    }
   }
 
   private finish(

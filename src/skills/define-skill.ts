@@ -1,0 +1,132 @@
+/**
+ * Skills (seed 002 §79): typed, composable capabilities with zod-validated
+ * parameters and output. A skill runs code — calls models, tools, agents and
+ * other skills through its {@link SkillContext} — rather than bundling prompt
+ * text.
+ * @module
+ */
+import { z } from 'zod';
+import { ConfigError } from '../core/errors.js';
+import type { Tool, ToolRisk } from '../tools/types.js';
+import type { SkillContext } from './context.js';
+
+/** A registered skill. `Params` and `Output` are the parsed (zod output) types. */
+export interface Skill<Params = any, Output = unknown> {
+  readonly id: string;
+  /** Display name. Default: the id. */
+  readonly name: string;
+  readonly version: string;
+  /** What it does, for the model choosing skills. */
+  readonly description: string;
+  /** Free-form group: `research`, `code`, `data`, `creative`, `automation`… */
+  readonly category: string;
+  readonly tags: readonly string[];
+  readonly parameters: z.ZodType<Params>;
+  readonly output: z.ZodType<Output>;
+  /** How much harm it can do; the `invoke_skill` tool takes the highest risk of the skills it exposes. */
+  readonly risk: ToolRisk;
+  /** Tools that must be available to the registry for the skill to run. */
+  readonly requiredTools: readonly string[];
+  /** JSON Schema of `parameters` (zod's own), computed once. */
+  readonly parametersSchema: Record<string, unknown>;
+  /** The work. Its return value is validated against `output`. */
+  run(params: Params, ctx: SkillContext): Promise<unknown> | unknown;
+}
+
+/** Options of {@link defineSkill}. */
+export interface SkillDefinition<P extends z.ZodType, O extends z.ZodType> {
+  id: string;
+  name?: string;
+  /** Default `1.0.0`. */
+  version?: string;
+  description: string;
+  category: string;
+  tags?: readonly string[];
+  parameters: P;
+  output: O;
+  /** Default `safe`. */
+  risk?: ToolRisk;
+  requiredTools?: readonly string[];
+  run(params: z.output<P>, ctx: SkillContext): Promise<z.input<O>> | z.input<O>;
+}
+
+const SKILL_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
+
+/**
+ * Defines a skill.
+ *
+ * ```ts
+ * const summarize = defineSkill({
+ *   id: 'summarize',
+ *   description: 'Summarise a text in a few sentences',
+ *   category: 'writing',
+ *   parameters: z.object({ text: z.string(), sentences: z.number().int().min(1).default(3) }),
+ *   output: z.object({ summary: z.string() }),
+ *   async run({ text, sentences }, ctx) {
+ *     return { summary: await ctx.generate(`Summarise in ${sentences} sentences:\n\n${text}`) };
+ *   },
+ * });
+ * ```
+ * @throws ConfigError for an id that is not 1–64 characters of `a-zA-Z0-9_.-` starting alphanumeric.
+ */
+export function defineSkill<P extends z.ZodType, O extends z.ZodType>(
+  definition: SkillDefinition<P, O>,
+): Skill<z.output<P>, z.output<O>> {
+  if (!SKILL_ID.test(definition.id)) {
+    throw new ConfigError(`Skill id "${definition.id}" must match ${SKILL_ID}`);
+  }
+  return {
+    id: definition.id,
+    name: definition.name ?? definition.id,
+    version: definition.version ?? '1.0.0',
+    description: definition.description,
+    category: definition.category,
+    tags: definition.tags ?? [],
+    parameters: definition.parameters as z.ZodType<z.output<P>>,
+    output: definition.output as z.ZodType<z.output<O>>,
+    risk: definition.risk ?? 'safe',
+    requiredTools: definition.requiredTools ?? [],
+    parametersSchema: jsonSchemaOf(definition.parameters),
+    run: definition.run as Skill['run'],
+  };
+}
+
+/** Options of {@link toolSkill}. */
+export interface ToolSkillOptions<O extends z.ZodType> {
+  /** Default: the tool's name. */
+  id?: string;
+  /** Default `tool`. */
+  category?: string;
+  version?: string;
+  tags?: readonly string[];
+  /** Validates what the tool returns. Default: anything. */
+  output?: O;
+}
+
+/**
+ * A single-function skill from a tool (the seed's `ToolSkill`): same
+ * parameters, description and risk; the tool runs with a context built from
+ * the skill's (its call id is the invocation id).
+ */
+export function toolSkill<Args, O extends z.ZodType = z.ZodUnknown>(
+  tool: Tool<Args>,
+  options: ToolSkillOptions<O> = {},
+): Skill<Args, z.output<O>> {
+  return defineSkill({
+    id: options.id ?? tool.name,
+    version: options.version,
+    description: tool.description,
+    category: options.category ?? 'tool',
+    tags: options.tags,
+    parameters: tool.parameters,
+    output: (options.output ?? z.unknown()) as O,
+    risk: tool.risk,
+    run: (params, ctx) => tool.execute(params as Args, ctx.toolContext()) as z.input<O>,
+  });
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

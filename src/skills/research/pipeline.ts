@@ -1,0 +1,91 @@
+/**
+ * The `research` skill (seeds 002, 003): configure → search loop → analyse →
+ * synthesise → write the report, each step a skill of its own invoked through
+ * the context, each wrapped in a `stage` event.
+ * @module
+ */
+import { z } from 'zod';
+import type { SharedMemory } from '../../context/shared-memory.js';
+import { errorMessage } from '../../core/errors.js';
+import type { SkillContext } from '../context.js';
+import { defineSkill } from '../define-skill.js';
+import { type ResearchPlan, researchParamsSchema } from './config.js';
+import { type CitedReport, reportOutputSchema } from './report.js';
+import type { searchOutputSchema } from './search.js';
+import { sourceSchema } from './sources.js';
+
+/** Output of the `research` skill. */
+export const researchOutputSchema = reportOutputSchema.extend({
+  query: z.string(),
+  depth: z.enum(['quick', 'standard', 'deep']),
+  scenario: z.enum(['academic', 'market', 'technical', 'news']),
+  /** Every source found, numbered as the search found them. */
+  sources: z.array(sourceSchema),
+  queries: z.array(z.string()),
+  /** The synthesis the report was written from. */
+  synthesis: z.string(),
+});
+
+/** What the `research` skill returns. */
+export type ResearchOutput = z.output<typeof researchOutputSchema>;
+
+/** Runs `fn` inside a `stage` event pair (closed as failed when it throws). */
+async function stage<T>(ctx: SkillContext, name: string, detail: string, fn: () => Promise<T>): Promise<T> {
+  ctx.emit.emit('stage', { name, status: 'running', detail });
+  try {
+    const result = await fn();
+    ctx.emit.emit('stage', { name, status: 'completed' });
+    return result;
+  } catch (error) {
+    ctx.emit.emit('stage', { name, status: 'failed', detail: errorMessage(error) });
+    throw error;
+  }
+}
+
+/** `research`: the whole pipeline. Parameters `{ query, depth?, scenario? }`. */
+export const researchSkill = defineSkill({
+  id: 'research',
+  name: 'Research',
+  description:
+    'Research a question on the web and write a cited Markdown report. depth: quick | standard | deep; scenario: academic | market | technical | news',
+  category: 'research',
+  tags: ['web', 'report', 'citations'],
+  parameters: researchParamsSchema,
+  output: researchOutputSchema,
+  async run(params, ctx) {
+    const plan = await stage(ctx, 'config', `${params.depth} research`, () =>
+      ctx.invokeSkill<ResearchPlan>('research.configure', params),
+    );
+    const found = await stage(
+      ctx,
+      'search',
+      `up to ${plan.rounds} round(s) of ${plan.queriesPerRound} queries`,
+      () => ctx.invokeSkill<z.output<typeof searchOutputSchema>>('research.search', plan),
+    );
+    const base = { query: plan.query, depth: plan.depth, scenario: plan.scenario, queries: found.queries };
+    if (found.sources.length === 0) {
+      const report = `No sources were found for "${plan.query}" (queries tried: ${found.queries.join('; ')}).`;
+      return { ...base, report, citations: [], invalidCitations: [], sources: [], synthesis: '' };
+    }
+    const step = { query: plan.query, guidance: plan.guidance, sources: found.sources };
+    const { analysis } = await stage(ctx, 'analyze', `${found.sources.length} source(s)`, () =>
+      ctx.invokeSkill<{ analysis: string }>('research.analyze', step),
+    );
+    const { synthesis } = await stage(ctx, 'synthesize', '', () =>
+      ctx.invokeSkill<{ synthesis: string }>('research.synthesize', { ...step, analysis }),
+    );
+    const written = await stage(ctx, 'write', '', () =>
+      ctx.invokeSkill<CitedReport>('research.report', { ...step, synthesis }),
+    );
+    return { ...base, ...written, sources: found.sources, synthesis };
+  },
+});
+
+/** Stores a research output in shared memory for the agents after it (findings and sources). */
+export function rememberResearch(memory: SharedMemory, output: ResearchOutput): void {
+  memory.set('researchFindings', output.synthesis || output.report);
+  memory.set(
+    'researchSources',
+    output.sources.map(({ title, url, snippet }) => ({ title, url, snippet })),
+  );
+}
