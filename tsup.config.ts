@@ -9,6 +9,8 @@ const entry = {
   'gemini/index': 'src/providers/gemini/index.ts',
   'ai-sdk/index': 'src/providers/ai-sdk/index.ts',
   'sandbox/index': 'src/sandbox/index.ts',
+  'redis/index': 'src/redis/index.ts',
+  'fs/index': 'src/fs/index.ts',
 };
 
 export default defineConfig([

@@ -9,3 +9,6 @@ export * from './core/index.js';
 export * from './model/index.js';
 export * from './tools/index.js';
 export * from './skills/index.js';
+export * from './safety/index.js';
+export * from './state/checkpoint-store.js';
+export * from './state/run-state.js';

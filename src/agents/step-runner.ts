@@ -9,7 +9,9 @@
  */
 import { errorMessage, RunError } from '../core/errors.js';
 import type { Emitter, PlanStepView } from '../core/events.js';
+import type { Message } from '../core/messages.js';
 import type { Clock } from '../core/seams.js';
+import type { ConversationState } from '../state/run-state.js';
 import type { StepRecord } from './dispatch.js';
 import type { Executor } from './executor.js';
 import type { Plan, PlanStep } from './plan.js';
@@ -17,6 +19,9 @@ import type { Planner } from './planner.js';
 import { linkAbort } from './run.js';
 import { type StepFinding, stepSystemPrompt, stepUserMessage } from './step-prompt.js';
 import { activeTaskContext } from './todo.js';
+
+/** The rung of the ladder an attempt is on. */
+export type AttemptMode = 'normal' | 'enhanced' | 'takeover';
 
 /** What the ladder needs from the orchestrator. */
 export interface StepLadderDeps {
@@ -33,9 +38,15 @@ export interface StepLadderDeps {
   /** The current checklist, if any. */
   todo: () => Promise<string | undefined>;
   emit: Emitter;
+  /** Told about the attempt's conversation at every checkpoint-worthy moment. */
+  onConversation?: (
+    conversation: Omit<ConversationState, 'messages'>,
+    messages: readonly Message[],
+  ) => Promise<void>;
+  /** A saved attempt to continue instead of starting the ladder afresh. */
+  resume?: ConversationState;
 }
 
-type AttemptMode = 'normal' | 'enhanced' | 'takeover';
 type AttemptOutcome =
   | { ok: true; output: string }
   | { ok: false; error: string; kind: string; output: string };
@@ -76,14 +87,23 @@ export async function runStepLadder(
     maxFindingChars: deps.maxFindingChars,
     instructions: deps.instructions,
   };
-
-  const attempt = async (mode: AttemptMode, system: string, user: string): Promise<AttemptOutcome> => {
-    record.attempts++;
+  /** One attempt: a fresh conversation from `user`, or the saved `history` continued. */
+  const attempt = async (
+    mode: AttemptMode,
+    system: string,
+    from: { user: string } | { history: Message[] },
+  ): Promise<AttemptOutcome> => {
+    const history = 'history' in from ? from.history : undefined;
+    record.attempts += history ? 0 : 1;
     emit.emit('plan_step_started', { step: stepView(record), attempt: record.attempts, mode });
-    const todo = await deps.todo();
-    const fullSystem = todo ? `${system}\n\n${activeTaskContext(todo)}` : system;
+    let fullSystem = system;
+    if (!history) {
+      const todo = await deps.todo();
+      if (todo) fullSystem = `${system}\n\n${activeTaskContext(todo)}`;
+    }
     const executor = mode === 'takeover' ? deps.takeover : deps.executor;
-    const outcome = await runAttempt(executor, fullSystem, user, deps, signal, emit, step.id);
+    const input = 'user' in from ? from.user : [];
+    const outcome = await runAttempt(executor, fullSystem, input, history, deps, signal, emit, step.id, mode);
     if (!outcome.ok) {
       emit.emit('plan_step_failed', {
         error: { kind: outcome.kind, message: outcome.error },
@@ -93,8 +113,17 @@ export async function runStepLadder(
     return outcome;
   };
 
-  let outcome = await attempt('normal', stepSystemPrompt(base), stepUserMessage(step, false));
-  if (!outcome.ok) {
+  const resumed = deps.resume;
+  let outcome: AttemptOutcome;
+  let mode: AttemptMode;
+  if (resumed && resumed.mode !== 'direct') {
+    mode = resumed.mode;
+    outcome = await attempt(mode, resumed.system ?? stepSystemPrompt(base), { history: resumed.messages });
+  } else {
+    mode = 'normal';
+    outcome = await attempt(mode, stepSystemPrompt(base), { user: stepUserMessage(step, false) });
+  }
+  if (!outcome.ok && mode === 'normal') {
     const failed = outcome;
     const enhanced = await deps.planner
       .enhanceStepInstructions(step, failed.error, failed.output, { signal, emit })
@@ -102,26 +131,26 @@ export async function runStepLadder(
         if (signal.aborted) throw error;
         return undefined;
       });
-    outcome = await attempt(
-      'enhanced',
-      stepSystemPrompt({ ...base, enhanced, previousError: failed.error }),
-      stepUserMessage(step, true),
-    );
+    mode = 'enhanced';
+    outcome = await attempt(mode, stepSystemPrompt({ ...base, enhanced, previousError: failed.error }), {
+      user: stepUserMessage(step, true),
+    });
+  }
+  if (!outcome.ok && mode === 'enhanced') {
+    const previous = outcome;
+    const prompts = deps.planner.takeoverPrompt(step, previous.error);
+    mode = 'takeover';
+    outcome = await attempt(mode, `${prompts.system}\n\n${stepSystemPrompt(base)}`, {
+      user: prompts.user,
+    });
+    if (!outcome.ok)
+      outcome = { ...outcome, error: `${previous.error}\nPlanner takeover also failed: ${outcome.error}` };
   }
   if (!outcome.ok) {
-    const prompts = deps.planner.takeoverPrompt(step, outcome.error);
-    const takeover = await attempt(
-      'takeover',
-      `${prompts.system}\n\n${stepSystemPrompt(base)}`,
-      prompts.user,
-    );
-    if (!takeover.ok) {
-      record.status = 'failed';
-      record.error = `${outcome.error}\nPlanner takeover also failed: ${takeover.error}`;
-      record.output = takeover.output || outcome.output;
-      return;
-    }
-    outcome = takeover;
+    record.status = 'failed';
+    record.error = outcome.error;
+    record.output = outcome.output;
+    return;
   }
   record.status = 'completed';
   record.output = outcome.output || '(Step completed with no output)';
@@ -131,11 +160,13 @@ export async function runStepLadder(
 async function runAttempt(
   executor: Executor,
   system: string,
-  user: string,
+  input: string | Message[],
+  history: Message[] | undefined,
   deps: StepLadderDeps,
   signal: AbortSignal,
   emit: Emitter,
   stepId: string,
+  mode: AttemptMode,
 ): Promise<AttemptOutcome> {
   const controller = new AbortController();
   const unlink = linkAbort(signal, controller);
@@ -145,8 +176,16 @@ async function runAttempt(
     timedOut = true;
     controller.abort(new RunError('timeout', `Step timed out after ${seconds} seconds`));
   });
+  const onConversation = deps.onConversation;
   try {
-    const result = await executor.execute(user, { system, signal: controller.signal, emit, stepId });
+    const result = await executor.execute(input, {
+      system,
+      history,
+      signal: controller.signal,
+      emit,
+      stepId,
+      onCheckpoint: onConversation ? (messages) => onConversation({ mode, system }, messages) : undefined,
+    });
     if (result.status === 'success') return { ok: true, output: result.output };
     return {
       ok: false,

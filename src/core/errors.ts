@@ -107,6 +107,7 @@ export type RunErrorKind =
   | 'length'
   | 'plan'
   | 'guardrail'
+  | 'interrupted'
   | 'internal';
 
 /** A run that ended in error. `cause` holds the underlying error, e.g. a {@link ModelError}. */

@@ -1,0 +1,142 @@
+/**
+ * Options and results of the {@link Orchestrator}.
+ * @module
+ */
+import type { Emitter, EventPayloads } from '../core/events.js';
+import type { Sandbox } from '../core/sandbox.js';
+import type { Runtime } from '../core/seams.js';
+import type { Usage } from '../core/usage.js';
+import type { ModelInvoker } from '../model/invoke.js';
+import type { ChatModel } from '../model/types.js';
+import type { ApprovalGate } from '../safety/approvals/approval-gate.js';
+import type { InterruptBus } from '../safety/approvals/interrupt-bus.js';
+import type { InterruptResponse } from '../safety/approvals/interrupts.js';
+import type { CheckpointStore } from '../state/checkpoint-store.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolGate } from '../tools/runner.js';
+import type { Tool } from '../tools/types.js';
+import type { ClassifyMode } from './classify-task.js';
+import type { StepRecord } from './dispatch.js';
+import type { ExecutorOptions } from './executor-options.js';
+import type { FinalizeReducer } from './finalizer.js';
+import type { HandoffManager } from './handoff.js';
+import type { Plan } from './plan.js';
+import type { TodoStore } from './todo.js';
+import type { Verification } from './verifier.js';
+
+/**
+ * What explicit skill modes need of a skill registry (the skills layer's
+ * `SkillRegistry` is one): a direct invocation, no model turn.
+ */
+export interface DirectSkills {
+  invokeDirect(
+    id: string,
+    params: unknown,
+    options: { signal?: AbortSignal; emit?: Emitter; sandbox?: Sandbox },
+  ): Promise<unknown>;
+}
+
+/** A dedicated mode that invokes a skill directly with the task as one parameter (seed 002). */
+export interface SkillMode {
+  skill: string;
+  /** The parameter that receives the task. */
+  param: string;
+}
+
+/** The dedicated modes of seed 002: each runs one skill with the task, without an LLM turn. */
+export const DEFAULT_SKILL_MODES: Readonly<Record<string, SkillMode>> = {
+  research: { skill: 'research', param: 'query' },
+};
+
+/** Options of an {@link Orchestrator}. Defaults are the seeds'. */
+export interface OrchestratorOptions {
+  /** Decides, plans, writes enhanced instructions, takes failed steps over, revises. */
+  planner: ChatModel;
+  /** Runs simple tasks and plan steps. May be the same model as `planner`. */
+  executor: ChatModel;
+  /** Judges the results (a cheap, flash-tier model). Default: `executor`. `false` skips verification. */
+  verifier?: ChatModel | false;
+  /** Writes the final answer from the findings: a model (default `executor`) or a reducer. */
+  finalizer?: ChatModel | FinalizeReducer;
+  tools?: Tool[] | ToolRegistry;
+  /** Instructions placed first in every executor system prompt. */
+  instructions?: string;
+  /** `auto` (heuristic, then the planner model when unsure; default), `heuristic`, `llm` or your own function. */
+  classify?: ClassifyMode;
+  /** Ready independent steps run at once. Default 1 (sequential, as the seeds). */
+  stepConcurrency?: number;
+  /** Per-attempt step timeout; cancels the attempt's work. Default 180 000 ms. */
+  stepTimeoutMs?: number;
+  /** Re-plans after a FAIL verdict. Default 1. */
+  maxReplans?: number;
+  /** Cap per dependency finding in a step's prompt. Default 2000 chars. */
+  maxFindingChars?: number;
+  /** Where the checklist lives. Default: a file in `sandbox` when given, else memory. */
+  todoStore?: TodoStore;
+  /** Given to tools; holds the checklist file. */
+  sandbox?: Sandbox;
+  /** Consulted before each tool call (guardrails, approvals). Default: `approvals.gate` when given. */
+  gate?: ToolGate;
+  /** Approvals (scan first, then ask): its gate guards every tool call, and `resume` delivers answers to it. */
+  approvals?: ApprovalGate;
+  /** Wraps each model for calling (retry, fallback). Default: direct calls. */
+  invoker?: (model: ChatModel) => ModelInvoker;
+  /** Options for the executors (iterations, tier, streaming, context management, …). */
+  executorOptions?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'runtime'>>;
+  /** Specialist agents: `mode: '<agent>'` runs one directly; with `router`, the router picks one. */
+  handoffs?: HandoffManager;
+  /** Routes a task to an agent of `handoffs`; the default agent means the plan-or-not flow. */
+  router?: {
+    route(
+      query: string,
+      options: { signal?: AbortSignal; emit?: Emitter },
+    ): Promise<EventPayloads['routing']>;
+    defaultAgent: string;
+  };
+  /** Skills for dedicated modes (`mode: 'research'`). */
+  skills?: DirectSkills;
+  /** Dedicated modes → skill and parameter. Default {@link DEFAULT_SKILL_MODES}. */
+  skillModes?: Record<string, SkillMode>;
+  /** Saves the run's state at every step boundary, tool turn and interrupt. */
+  checkpoints?: CheckpointStore;
+  /** Where `resume(state, responses)` delivers the answers to pending interrupts. */
+  interrupts?: InterruptBus;
+  /** Stop the run (state saved, error kind `interrupted`) when it asks a human, instead of waiting. Default false. */
+  pauseOnInterrupt?: boolean;
+  runtime?: Partial<Runtime>;
+}
+
+/** Options of one run. */
+export interface OrchestratorRunOptions {
+  signal?: AbortSignal;
+  /** An agent name (of `handoffs`) or a dedicated skill mode: skips classification and routing. */
+  mode?: string;
+}
+
+/** Options of {@link Orchestrator.resume}. */
+export interface ResumeOptions {
+  signal?: AbortSignal;
+  /**
+   * Answers to the saved state's pending interrupts, by interrupt id: an
+   * approval's answer goes to `approvals` (the call is still scanned first),
+   * others to the `interrupts` bus.
+   */
+  responses?: Record<string, InterruptResponse>;
+}
+
+/** The outcome of a run. */
+export interface OrchestratorResult {
+  output: string;
+  /** `success` only when every step completed; never `success` when a step failed. */
+  status: 'success' | 'partial' | 'failed';
+  complexity: 'simple' | 'complex';
+  plan?: Plan;
+  steps: StepRecord[];
+  verification?: Verification;
+  /** Re-plans made. */
+  revisions: number;
+  /** The agent that answered, for routed and explicit agent runs. */
+  agent?: string;
+  /** Summed over every model call of the run. */
+  usage: Usage;
+}

@@ -1,0 +1,74 @@
+/**
+ * The `ask_user` tool: lets the model put a `decision` (with options) or an
+ * `input` question to the human through an {@link InterruptBus}.
+ * @module
+ */
+import { z } from 'zod';
+import { type Runtime, resolveRuntime } from '../../core/seams.js';
+import { defineTool, type Tool } from '../../tools/types.js';
+import { askHuman } from './ask.js';
+import type { InterruptBus } from './interrupt-bus.js';
+import type { InterruptOutcome } from './interrupts.js';
+
+/** Options of {@link askUserTool}. */
+export interface AskUserToolOptions {
+  bus: InterruptBus;
+  /** Wait for an answer. Default 300 000 ms. */
+  timeoutMs?: number;
+  /** Clock for the wait, randomness for interrupt ids. */
+  runtime?: Partial<Runtime>;
+  /** Tool name. Default `ask_user`. */
+  name?: string;
+}
+
+const parameters = z.object({
+  question: z.string().min(1).describe('The question for the user'),
+  options: z.array(z.string().min(1)).min(1).optional().describe('Choices, when the user should pick one'),
+});
+
+/**
+ * A tool the model calls to ask the user. With `options` it is a decision,
+ * otherwise free text. The result tells the model what happened:
+ * `User selected: <option>`, `User responded: <text>`,
+ * `User skipped this question.`, or that nobody answered in time.
+ */
+export function askUserTool(options: AskUserToolOptions): Tool<z.output<typeof parameters>, string> {
+  const runtime = resolveRuntime(options.runtime);
+  return defineTool({
+    name: options.name ?? 'ask_user',
+    description:
+      'Ask the user a question and wait for the answer. Give `options` when the user should choose one of them.',
+    parameters,
+    async execute({ question, options: choices }, ctx) {
+      const { outcome, request } = await askHuman(
+        choices
+          ? {
+              kind: 'decision',
+              title: question,
+              options: choices,
+              timeoutMs: options.timeoutMs,
+              toolCallId: ctx.toolCallId,
+            }
+          : { kind: 'input', title: question, timeoutMs: options.timeoutMs, toolCallId: ctx.toolCallId },
+        {
+          bus: options.bus,
+          runId: ctx.runId,
+          clock: runtime.clock,
+          random: runtime.random,
+          emit: ctx.emit,
+          signal: ctx.signal,
+        },
+      );
+      const text = describeOutcome(outcome);
+      return outcome.timedOut
+        ? `The user did not answer within ${Math.round(request.timeoutMs / 1000)} s. ${text}`
+        : text;
+    },
+  });
+}
+
+function describeOutcome(outcome: InterruptOutcome): string {
+  if (outcome.action === 'select') return `User selected: ${String(outcome.value)}`;
+  if (outcome.action === 'input') return `User responded: ${String(outcome.value)}`;
+  return 'User skipped this question.';
+}

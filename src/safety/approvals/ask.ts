@@ -1,0 +1,70 @@
+/**
+ * Asking a human: publish an interrupt, emit `interrupt`, wait for the
+ * answer or apply the kind's default on timeout, emit `interrupt_response`.
+ * @module
+ */
+import { isAbortError } from '../../core/errors.js';
+import type { Emitter } from '../../core/events.js';
+import type { Clock, Random } from '../../core/seams.js';
+import type { InterruptBus } from './interrupt-bus.js';
+import {
+  buildInterrupt,
+  defaultResponse,
+  type InterruptOutcome,
+  type InterruptRequest,
+  type InterruptSpec,
+  interruptView,
+  newInterruptId,
+} from './interrupts.js';
+
+/** What {@link askHuman} needs. */
+export interface AskContext {
+  bus: InterruptBus;
+  runId: string;
+  clock: Clock;
+  /** Source of interrupt ids. */
+  random: Random;
+  emit?: Emitter;
+  /** Aborting stops the wait; the interrupt is closed and `interrupt_response` reports `cancelled`. */
+  signal?: AbortSignal;
+}
+
+/** A question and its answer. */
+export interface AskResult {
+  request: InterruptRequest;
+  outcome: InterruptOutcome;
+}
+
+/**
+ * Asks a human and waits for the answer, or the default after the kind's
+ * timeout (approval: `deny` after 120 s; decision and input: `skip` after
+ * 300 s).
+ * @throws AbortError when `ctx.signal` aborts; InterruptError for an invalid spec.
+ */
+export async function askHuman(spec: InterruptSpec, ctx: AskContext): Promise<AskResult> {
+  const request = buildInterrupt(spec, {
+    id: newInterruptId(ctx.random),
+    runId: ctx.runId,
+    createdAt: ctx.clock.now(),
+  });
+  await ctx.bus.publish(request);
+  ctx.emit?.emit('interrupt', { interrupt: interruptView(request) });
+  let answer: Awaited<ReturnType<InterruptBus['waitFor']>>;
+  try {
+    answer = await ctx.bus.waitFor(request.id, { timeoutMs: request.timeoutMs, signal: ctx.signal });
+  } catch (error) {
+    if (isAbortError(error)) {
+      ctx.emit?.emit('interrupt_response', { interruptId: request.id, action: 'cancelled', timedOut: false });
+    }
+    throw error;
+  }
+  const outcome: InterruptOutcome = answer
+    ? { ...answer, timedOut: false }
+    : { ...defaultResponse(request), timedOut: true };
+  const payload = { interruptId: request.id, action: outcome.action, timedOut: outcome.timedOut };
+  ctx.emit?.emit(
+    'interrupt_response',
+    outcome.value === undefined ? payload : { ...payload, value: outcome.value },
+  );
+  return { request, outcome };
+}

@@ -1,0 +1,157 @@
+/**
+ * Runs one stage's guardrails in order: each scan under a time budget on the
+ * run's clock, findings turned into actions and `guardrail` events, text
+ * rewrites (redactions) chained, stopping at the first block.
+ * @module
+ */
+import { AbortError, errorMessage } from '../../core/errors.js';
+import type { Emitter } from '../../core/events.js';
+import type { Clock } from '../../core/seams.js';
+import type {
+  Guardrail,
+  GuardrailAction,
+  GuardrailCheck,
+  GuardrailFinding,
+  GuardrailStage,
+  GuardrailVerdict,
+  ReportedFinding,
+} from './types.js';
+
+/** Default budget of one scan: 500 ms (the seed's `GUARDRAILS_TIMEOUT_MS`). */
+export const DEFAULT_GUARDRAIL_TIMEOUT_MS = 500;
+
+/** How {@link runGuardrails} runs a stage. */
+export interface GuardrailRunOptions {
+  stage: GuardrailStage;
+  clock: Clock;
+  /** Budget per scan unless the guardrail sets its own. */
+  timeoutMs: number;
+  /** A scan that times out or throws blocks (instead of being reported as a warning). */
+  failClosed: boolean;
+  /** Where `guardrail` events go. */
+  emit?: Emitter;
+  /** The run's signal: aborting it rejects with {@link AbortError}. */
+  signal?: AbortSignal;
+}
+
+/** A stage's verdict with the subject as the guardrails left it. */
+export interface GuardrailRunResult<T> extends GuardrailVerdict {
+  subject: T;
+}
+
+type ScanOutcome =
+  | { kind: 'done'; check: GuardrailCheck }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'error'; error: unknown };
+
+/**
+ * Runs `guardrails` on `subject`. For a string subject, a guardrail's
+ * rewritten `text` replaces it for the next guardrail and the result, unless
+ * that guardrail's action is `log`. Emits one `guardrail` event per finding.
+ * @throws AbortError when `options.signal` aborts.
+ */
+export async function runGuardrails<T>(
+  guardrails: readonly Guardrail<T>[],
+  subject: T,
+  options: GuardrailRunOptions,
+): Promise<GuardrailRunResult<T>> {
+  const findings: ReportedFinding[] = [];
+  let current = subject;
+  for (const guardrail of guardrails) {
+    if (options.signal?.aborted) throw new AbortError(options.signal.reason);
+    const outcome = await scanWithBudget(guardrail, current, options);
+    if (options.signal?.aborted) throw new AbortError(options.signal.reason);
+    const defaultAction = guardrail.action ?? 'block';
+    let reported: GuardrailFinding[];
+    if (outcome.kind === 'done') {
+      reported = outcome.check.findings;
+      const { text } = outcome.check;
+      if (typeof current === 'string' && typeof text === 'string' && defaultAction !== 'log') {
+        current = text as T;
+      }
+    } else {
+      reported = [failureFinding(guardrail.name, outcome, options.failClosed)];
+    }
+    let blocked = false;
+    for (const finding of reported) {
+      const action: GuardrailAction = finding.action ?? defaultAction;
+      const entry: ReportedFinding = {
+        rule: finding.rule,
+        reason: finding.reason,
+        action,
+        blocked: action === 'block',
+        guardrail: guardrail.name,
+      };
+      findings.push(entry);
+      blocked ||= entry.blocked;
+      options.emit?.emit('guardrail', {
+        stage: options.stage,
+        rule: entry.rule,
+        action,
+        blocked: entry.blocked,
+        reason: entry.reason,
+      });
+    }
+    if (blocked) {
+      const reason = findings.find((f) => f.blocked)?.reason;
+      return { blocked: true, findings, reason, subject: current };
+    }
+  }
+  return { blocked: false, findings, subject: current };
+}
+
+function failureFinding(
+  name: string,
+  outcome: Exclude<ScanOutcome, { kind: 'done' }>,
+  failClosed: boolean,
+): GuardrailFinding {
+  const action: GuardrailAction = failClosed ? 'block' : 'warn';
+  if (outcome.kind === 'timeout') {
+    return { rule: 'timeout', reason: `Guardrail "${name}" timed out after ${outcome.ms} ms`, action };
+  }
+  return { rule: 'error', reason: `Guardrail "${name}" failed: ${errorMessage(outcome.error)}`, action };
+}
+
+/** Runs one scan; settles on its result, its error or its budget, whichever comes first. */
+function scanWithBudget<T>(
+  guardrail: Guardrail<T>,
+  subject: T,
+  options: GuardrailRunOptions,
+): Promise<ScanOutcome> {
+  const ms = guardrail.timeoutMs ?? options.timeoutMs;
+  const controller = new AbortController();
+  return new Promise<ScanOutcome>((resolve) => {
+    let done = false;
+    const finish = (outcome: ScanOutcome) => {
+      if (done) return;
+      done = true;
+      cancelTimer();
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    // The caller's abort ends the scan at once; runGuardrails then throws.
+    const onAbort = () => {
+      controller.abort(options.signal?.reason);
+      finish({ kind: 'error', error: new AbortError(options.signal?.reason) });
+    };
+    const cancelTimer = options.clock.setTimer(ms, () => {
+      controller.abort(new AbortError(`guardrail "${guardrail.name}" timed out`));
+      finish({ kind: 'timeout', ms });
+    });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      Promise.resolve(guardrail.scan(subject, { signal: controller.signal })).then(
+        (result) => finish({ kind: 'done', check: toCheck(result) }),
+        (error) => finish({ kind: 'error', error }),
+      );
+    } catch (error) {
+      finish({ kind: 'error', error });
+    }
+  });
+}
+
+function toCheck(result: GuardrailFinding[] | GuardrailCheck | undefined): GuardrailCheck {
+  if (!result) return { findings: [] };
+  if (Array.isArray(result)) return { findings: result };
+  return { findings: Array.isArray(result.findings) ? result.findings : [], text: result.text };
+}

@@ -1,0 +1,134 @@
+/**
+ * Checkpoint stores keep a run's serialisable state so it can resume in
+ * another process. The state is opaque JSON here; stores wrap it in a small
+ * versioned envelope so a file or key written by another format is reported,
+ * not misread.
+ * @module
+ */
+import { TandemError } from '../core/errors.js';
+
+/** Where run state is saved. Implementations: memory, file (`tandem-agents/fs`), Redis (`tandem-agents/redis`). */
+export interface CheckpointStore<S = unknown> {
+  /** Saves (replaces) the state of `runId`. The store keeps a copy: later changes to `state` do not affect it. */
+  save(runId: string, state: S): Promise<void>;
+  /** The saved state, a fresh copy, or `undefined` when none is stored. */
+  load(runId: string): Promise<S | undefined>;
+  /** Ids of the stored runs, in no particular order. */
+  list?(): Promise<string[]>;
+  /** Deletes the state of `runId`; resolves whether there was one. */
+  delete?(runId: string): Promise<boolean>;
+}
+
+/** Why a checkpoint operation failed. */
+export type CheckpointErrorKind = 'invalid_run_id' | 'serialize' | 'corrupt' | 'unsupported_format' | 'io';
+
+/** A checkpoint that could not be saved or read. */
+export class CheckpointError extends TandemError<CheckpointErrorKind> {}
+
+/** Format tag of the envelope every store writes. */
+export const CHECKPOINT_FORMAT = 'tandem-checkpoint/1';
+
+/** Longest run id a store accepts. */
+export const MAX_RUN_ID_LENGTH = 256;
+
+/**
+ * @throws CheckpointError (`invalid_run_id`) for an empty, over-long or
+ *   non-string id, or one with control characters.
+ */
+export function assertRunId(runId: string): void {
+  if (
+    typeof runId !== 'string' ||
+    runId.length === 0 ||
+    runId.length > MAX_RUN_ID_LENGTH ||
+    hasControlCharacter(runId)
+  ) {
+    throw new CheckpointError(
+      'invalid_run_id',
+      `Invalid run id ${JSON.stringify(runId)}: 1–${MAX_RUN_ID_LENGTH} characters, no control characters`,
+    );
+  }
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * The stored text of a checkpoint: `{ format, runId, state }` as JSON.
+ * @throws CheckpointError (`serialize`) when `state` is not JSON-serialisable.
+ */
+export function encodeCheckpoint(runId: string, state: unknown): string {
+  try {
+    const text = JSON.stringify({ format: CHECKPOINT_FORMAT, runId, state });
+    if (text === undefined) throw new TypeError('state is not JSON');
+    return text;
+  } catch (error) {
+    throw new CheckpointError('serialize', `State of run ${runId} is not JSON-serialisable`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The state in a stored checkpoint text.
+ * @throws CheckpointError (`corrupt`) for text that is not a checkpoint of
+ *   `runId`, (`unsupported_format`) for another envelope format.
+ */
+export function decodeCheckpoint<S>(runId: string, text: string): S {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch (error) {
+    throw new CheckpointError('corrupt', `Checkpoint of run ${runId} is not valid JSON`, { cause: error });
+  }
+  if (envelope === null || typeof envelope !== 'object' || !('format' in envelope)) {
+    throw new CheckpointError('corrupt', `Checkpoint of run ${runId} has no format tag`);
+  }
+  const { format, runId: storedId, state } = envelope as { format: unknown; runId: unknown; state: S };
+  if (format !== CHECKPOINT_FORMAT) {
+    throw new CheckpointError(
+      'unsupported_format',
+      `Checkpoint of run ${runId} has format ${JSON.stringify(format)}, expected ${CHECKPOINT_FORMAT}`,
+    );
+  }
+  if (storedId !== runId) {
+    throw new CheckpointError(
+      'corrupt',
+      `Checkpoint stored for run ${runId} belongs to run ${JSON.stringify(storedId)}`,
+    );
+  }
+  return state;
+}
+
+/**
+ * A {@link CheckpointStore} in memory. States are stored as JSON text, so
+ * they are copied on save and on load, and a state that would not survive a
+ * file or Redis store fails here too.
+ */
+export class MemoryCheckpointStore<S = unknown> implements CheckpointStore<S> {
+  private readonly entries = new Map<string, string>();
+
+  async save(runId: string, state: S): Promise<void> {
+    assertRunId(runId);
+    this.entries.set(runId, encodeCheckpoint(runId, state));
+  }
+
+  async load(runId: string): Promise<S | undefined> {
+    assertRunId(runId);
+    const text = this.entries.get(runId);
+    return text === undefined ? undefined : decodeCheckpoint<S>(runId, text);
+  }
+
+  async list(): Promise<string[]> {
+    return [...this.entries.keys()];
+  }
+
+  async delete(runId: string): Promise<boolean> {
+    assertRunId(runId);
+    return this.entries.delete(runId);
+  }
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { AgentRegistry, HandoffManager, Orchestrator, Router } from '../../src/agents/index.js';
+import { ScriptedModel, testRuntime } from '../../src/testing/index.js';
+import { expectInvariants } from '../support/invariants.js';
+import { collect } from './helpers.js';
+
+function base(extra: Record<string, unknown>) {
+  const planner = new ScriptedModel([], { id: 'scripted:planner' });
+  const executor = new ScriptedModel([], { id: 'scripted:executor' });
+  const runtime = testRuntime();
+  return { planner, executor, runtime, o: new Orchestrator({ planner, executor, runtime, ...extra }) };
+}
+
+describe('Orchestrator: explicit modes and routing', () => {
+  it('runs a dedicated skill mode directly: no model turn, the skill gets the task as its parameter', async () => {
+    const calls: unknown[] = [];
+    const skills = {
+      invokeDirect: async (id: string, params: unknown) => {
+        calls.push([id, params]);
+        return { report: 'WebGPU is shipping', sources: 3 };
+      },
+    };
+    const { o, planner, executor } = base({ skills });
+    const run = o.run('state of WebGPU', { mode: 'research' });
+    const events: any[] = [];
+    run.on('*', (e) => events.push(e));
+    const result = await run.result;
+    expect(calls).toEqual([['research', { query: 'state of WebGPU' }]]);
+    expect(JSON.parse(result.output)).toEqual({ report: 'WebGPU is shipping', sources: 3 });
+    expect(planner.calls + executor.calls).toBe(0);
+    expect(events.find((e) => e.type === 'routing')).toMatchObject({ agent: 'research', method: 'explicit' });
+    expectInvariants(events);
+  });
+
+  it('runs a named agent directly when the mode is an agent of the handoff manager', async () => {
+    const coder = new ScriptedModel([{ text: 'code written' }]);
+    const agents = new AgentRegistry([
+      { name: 'code', description: 'writes code', instructions: 'You write code.', model: coder },
+    ]);
+    const { o, planner } = base({ handoffs: new HandoffManager({ agents, runtime: testRuntime() }) });
+    const result = await o.run('write fizzbuzz', { mode: 'code' }).result;
+    expect(result).toMatchObject({ output: 'code written', agent: 'code', status: 'success' });
+    expect(coder.requests[0]!.system).toBe('You write code.');
+    expect(planner.calls).toBe(0);
+  });
+
+  it('routes with the router: a specialist runs through its agent, the default agent takes the plan-or-not path', async () => {
+    const research = new ScriptedModel([{ text: 'found papers' }]);
+    const agents = new AgentRegistry([
+      { name: 'chat', description: 'general chat', instructions: 'Chat.', model: new ScriptedModel([]) },
+      { name: 'research', description: 'finds sources', instructions: 'Research.', model: research },
+    ]);
+    const routerModel = new ScriptedModel([
+      { text: '{"agent": "research", "confidence": 0.9, "reason": "needs sources"}' },
+      { text: '{"agent": "chat", "confidence": 0.3, "reason": "small talk"}' },
+    ]);
+    const router = new Router({ model: routerModel, agents: agents.descriptors(), defaultAgent: 'chat' });
+    const { o, executor } = base({
+      handoffs: new HandoffManager({ agents, runtime: testRuntime() }),
+      router,
+      classify: 'heuristic',
+    });
+    const first = await collect(o, 'find papers on retrieval');
+    expect(first.result).toMatchObject({ output: 'found papers', agent: 'research' });
+    executor.push({ text: 'hello!' });
+    const second = await collect(o, 'hi there');
+    expect(second.result).toMatchObject({ output: 'hello!', complexity: 'simple' });
+    const routings = second.events.filter((e) => e.type === 'routing');
+    expect(routings[0]).toMatchObject({ agent: 'chat', lowConfidence: true, method: 'llm' });
+  });
+
+  it('ends with a typed config error for an unknown mode', async () => {
+    const { o } = base({});
+    const { error, events } = await collectMode(o, 'anything', 'nonexistent');
+    expect(error).toMatchObject({ kind: 'config' });
+    expect(events.at(-1)?.type).toBe('error');
+  });
+});
+
+async function collectMode(o: Orchestrator, task: string, mode: string) {
+  const run = o.run(task, { mode });
+  const events: any[] = [];
+  run.on('*', (e) => events.push(e));
+  try {
+    return { events, result: await run.result };
+  } catch (error) {
+    return { events, error };
+  }
+}
