@@ -3,7 +3,7 @@
  * recording its state as it goes so it can be resumed.
  * @module
  */
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, RunError } from '../core/errors.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { Emitter, PlanStepView } from '../core/events.js';
 import type { Runtime } from '../core/seams.js';
@@ -57,6 +57,12 @@ export class Orchestration {
   async run(mode?: string): Promise<OrchestratorResult> {
     const state = this.recorder.state;
     const task = state.task;
+    const guardrails = this.parts.options.guardrails;
+    if (guardrails && state.phase === 'classifying') {
+      const verdict = await guardrails.checkInput(task, { emit: this.bus, signal: this.signal });
+      if (verdict.blocked)
+        throw new RunError('guardrail', `Input blocked: ${verdict.reason ?? 'policy violation'}`);
+    }
     if (mode) return this.explicit(task, mode);
     if (!state.complexity) {
       const routed = await this.route(task);
@@ -314,7 +320,13 @@ export class Orchestration {
     );
   }
 
+  /** Scans the answer (the transcript keeps what the scan returns), records it, and returns the result. */
   private async finish(result: OrchestratorResult): Promise<OrchestratorResult> {
+    const guardrails = this.parts.options.guardrails;
+    if (guardrails) {
+      const verdict = await guardrails.checkOutput(result.output, { emit: this.bus, signal: this.signal });
+      result.output = verdict.text;
+    }
     await this.recorder.phase('done', { status: 'completed', output: result.output });
     return result;
   }

@@ -11,6 +11,7 @@ import type { ChatModel } from '../model/types.js';
 import type { ApprovalGate } from '../safety/approvals/approval-gate.js';
 import type { InterruptBus } from '../safety/approvals/interrupt-bus.js';
 import type { InterruptResponse } from '../safety/approvals/interrupts.js';
+import type { Guardrails } from '../safety/guardrails/guardrails.js';
 import type { CheckpointStore } from '../state/checkpoint-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolGate } from '../tools/runner.js';
@@ -77,6 +78,14 @@ export interface OrchestratorOptions {
   sandbox?: Sandbox;
   /** Consulted before each tool call (guardrails, approvals). Default: `approvals.gate` when given. */
   gate?: ToolGate;
+  /**
+   * Input and output guardrails: a blocked task ends the run with a
+   * `guardrail` error before any model call; the final answer is scanned and a
+   * blocked or redacted answer is replaced — the replacement is what the
+   * result and the saved state keep. (Tool-argument scans run in `approvals`
+   * or `guardrails.toolGate()` as the `gate`.)
+   */
+  guardrails?: Guardrails;
   /** Approvals (scan first, then ask): its gate guards every tool call, and `resume` delivers answers to it. */
   approvals?: ApprovalGate;
   /** Wraps each model for calling (retry, fallback). Default: direct calls. */
