@@ -1,0 +1,83 @@
+/**
+ * Approval across processes: a run pauses at an approval and its state is
+ * saved to disk; a second process (this file, started again with --approve)
+ * loads the state, approves, and resumes the run to the end.
+ *
+ *   npx tsx examples/pause-and-resume.ts
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { Orchestrator } from '../src/agents/orchestrator.js';
+import { FileCheckpointStore } from '../src/fs/index.js';
+import { ApprovalGate } from '../src/safety/approvals/approval-gate.js';
+import { MemoryInterruptBus } from '../src/safety/approvals/interrupt-bus.js';
+import { Guardrails } from '../src/safety/guardrails/guardrails.js';
+import type { RunState } from '../src/state/run-state.js';
+import { ScriptedModel } from '../src/testing/index.js';
+import { defineTool } from '../src/tools/types.js';
+
+const refund = defineTool({
+  name: 'refund',
+  description: 'Refund an order (moves money)',
+  risk: 'risky',
+  parameters: z.object({ order: z.string(), cents: z.number().int() }),
+  execute: ({ order, cents }) => `refunded ${cents / 100} EUR on order ${order}`,
+});
+
+function orchestrator(dir: string, executor: ScriptedModel, planner: ScriptedModel) {
+  return new Orchestrator({
+    planner,
+    executor,
+    tools: [refund],
+    classify: 'llm',
+    checkpoints: new FileCheckpointStore<RunState>({ dir }),
+    approvals: new ApprovalGate({ bus: new MemoryInterruptBus(), guardrails: new Guardrails() }),
+    pauseOnInterrupt: true,
+  });
+}
+
+const [flag, dir, runId] = process.argv.slice(2);
+if (flag === '--approve' && dir && runId) {
+  // Second process: load, approve the pending call, resume.
+  const store = new FileCheckpointStore<RunState>({ dir });
+  const state = (await store.load(runId))!;
+  const pending = state.interrupts[0]!;
+  console.log(
+    `[process 2] loaded ${runId}: ${state.status}, pending "${pending.title}" ${JSON.stringify(pending.args)}`,
+  );
+  console.log('[process 2] approving and resuming');
+  const run = orchestrator(
+    dir,
+    new ScriptedModel([{ text: 'Refunded 12.50 EUR on order A-17.' }]),
+    new ScriptedModel([]),
+  ).resume(state, { responses: { [pending.id]: { action: 'approve' } } });
+  run.on('tool_result', (e) => console.log(`[process 2] ${e.name} → ${e.output}`));
+  const result = await run.result;
+  console.log(`[process 2] done: ${result.output} (${result.status})`);
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-pause-'));
+  try {
+    const run = orchestrator(
+      dir,
+      new ScriptedModel([{ toolCalls: [{ name: 'refund', args: { order: 'A-17', cents: 1250 } }] }]),
+      new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "a single refund"}' }]),
+    ).run('Refund order A-17 (12.50 EUR)');
+    run.on('interrupt', (e) => console.log(`[process 1] asks a human: ${e.interrupt.title}`));
+    const outcome = await run.result.catch((error) => error);
+    console.log(`[process 1] stopped: ${outcome.kind} — state saved in ${dir}`);
+    const child = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--approve', dir, run.runId],
+      {
+        encoding: 'utf8',
+      },
+    );
+    process.stdout.write(child);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
