@@ -1,0 +1,81 @@
+/**
+ * The layer map of docs/architecture.md, enforced: a module imports only its
+ * own layer and the layers below it; the core has no `node:` imports; no
+ * import cycles.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = fileURLToPath(new URL('../src', import.meta.url));
+const ORDER = ['core', 'model', 'tools', 'context', 'safety', 'state', 'agents', 'skills'];
+const ADAPTERS: Record<string, string[]> = {
+  providers: ['core', 'model'],
+  testing: ['core', 'model'],
+  sandbox: ['core', 'model', 'tools'],
+  fs: ['core', 'state'],
+  redis: ['core', 'safety', 'state'],
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const all = files(src);
+const layerOf = (file: string) => relative(src, file).split('/')[0]!.replace(/\.ts$/, '');
+const importsOf = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map((m) => m[1]!);
+
+describe('architecture', () => {
+  it('imports point down the layer map only', () => {
+    const problems: string[] = [];
+    for (const file of all) {
+      const layer = layerOf(file);
+      if (layer === 'index') continue;
+      const allowed = ADAPTERS[layer] ?? ORDER.slice(0, ORDER.indexOf(layer) + 1);
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = layerOf(resolve(dirname(file), spec));
+        if (target !== layer && !allowed.includes(target)) problems.push(`${relative(src, file)} → ${target}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps node: modules out of the core entry point', () => {
+    const coreLayers = new Set([...ORDER, 'providers', 'testing', 'index']);
+    const offenders = all.filter(
+      (f) => coreLayers.has(layerOf(f)) && importsOf(f).some((s) => s.startsWith('node:')),
+    );
+    expect(offenders.map((f) => relative(src, f))).toEqual([]);
+  });
+
+  it('has no import cycles', () => {
+    const graph = new Map(
+      all.map((f) => [
+        f,
+        importsOf(f)
+          .filter((s) => s.startsWith('.'))
+          .map((s) => resolve(dirname(f), s).replace(/\.js$/, '.ts')),
+      ]),
+    );
+    const state = new Map<string, 'visiting' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'visiting') {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(src, f)).join(' → '));
+        return;
+      }
+      state.set(file, 'visiting');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of all) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
