@@ -40,7 +40,8 @@ describe('architecture', () => {
       for (const spec of importsOf(file)) {
         if (!spec.startsWith('.')) continue;
         const target = layerOf(resolve(dirname(file), spec));
-        if (target !== layer && !allowed.includes(target)) problems.push(`${relative(src, file)} → ${target}`);
+        if (target !== layer && !allowed.includes(target))
+          problems.push(`${relative(src, file)} → ${target}`);
       }
     }
     expect(problems).toEqual([]);

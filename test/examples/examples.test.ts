@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -27,7 +27,7 @@ describe('examples', () => {
 
   it('the demo prints the orchestration live and ends in success', async () => {
     const { stdout } = await run(tsx, ['examples/demo.ts'], { cwd: root, env: offlineEnv, timeout: 60_000 });
-    const plain = stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    const plain = stripVTControlCharacters(stdout);
     expect(plain).toContain('attempt 2 (enhanced)');
     expect(plain).toContain('checklist 3/3');
     expect(plain).toContain('done status=success');
@@ -78,7 +78,7 @@ describe('demo on a provider', () => {
       env: { ...offlineEnv, OPENAI_BASE_URL: baseURL, OPENAI_MODEL: 'local-model' },
       timeout: 60_000,
     });
-    const plain = stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    const plain = stripVTControlCharacters(stdout);
     expect(plain).toContain('tandem demo on openai:local-model');
     expect(plain).toContain('done status=success');
     expect(seen.length).toBeGreaterThanOrEqual(2);
