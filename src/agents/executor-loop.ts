@@ -11,6 +11,7 @@ import { type AssistantMessage, type Message, type ToolCallPart, toolCallsOf } f
 import type { Clock } from '../core/seams.js';
 import { addUsage, type Usage } from '../core/usage.js';
 import type { ModelInvoker } from '../model/invoke.js';
+import { StreamInterruptedError } from '../model/resilience/errors.js';
 import type { FinishReason, ModelRequest, ModelResponse } from '../model/types.js';
 import { type PreparedCall, prepareToolCalls } from '../tools/prepare.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -96,7 +97,7 @@ export class ExecutorLoop {
       for (;;) {
         this.checkBudget();
         if (this.iterations >= this.deps.limits.maxIterations) return this.exhausted();
-        const response = await this.callModel();
+        const response = await this.callModelSalvaging();
         const result = await this.handle(response);
         if (result) return result;
         const pause = this.run.emit.backpressure();
@@ -112,6 +113,33 @@ export class ExecutorLoop {
     if (signal.aborted) throw this.typed(signal.reason);
     if (timedOut() || this.deps.clock.now() - startedAt >= this.deps.limits.timeoutMs)
       throw this.timeoutError();
+  }
+
+  /**
+   * A stream that broke after its text was shown cannot be retried without
+   * showing it twice; the text delivered is kept instead, as a reply cut by
+   * the length limit, so the model is asked to continue where it stopped
+   * (within the same continuation budget). Unfinished tool calls of such a
+   * reply are dropped: their arguments may be cut.
+   */
+  private async callModelSalvaging(): Promise<ModelResponse> {
+    try {
+      return await this.callModel();
+    } catch (error) {
+      if (!(error instanceof StreamInterruptedError) || this.run.signal.aborted) throw error;
+      const content = error.partial.message.content.filter(
+        (p) => p.type === 'text' || p.type === 'reasoning',
+      );
+      if (!content.some((p) => p.type === 'text' && p.text.trim() !== '')) throw error;
+      if (this.continuations >= this.deps.limits.maxLengthContinuations) throw error;
+      this.run.emit.emit('retry', {
+        model: this.deps.invoker.id,
+        attempt: this.continuations + 1,
+        delayMs: 0,
+        error: { kind: error.kind, message: error.message },
+      });
+      return { ...error.partial, message: { role: 'assistant', content }, finishReason: 'length' };
+    }
   }
 
   private async callModel(): Promise<ModelResponse> {

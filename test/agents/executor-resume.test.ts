@@ -76,3 +76,35 @@ describe('Executor checkpoints and resume', () => {
     expect(result?.output).toBe('already paid');
   });
 });
+
+describe('Executor: a stream broken after visible text', () => {
+  it('keeps the text already shown and asks the model to continue, without repeating it', async () => {
+    const { ModelError } = await import('../../src/core/errors.js');
+    const { createResilientInvoker } = await import('../../src/model/resilience/resilient-invoker.js');
+    const model = new ScriptedModel(
+      [
+        {
+          error: new ModelError('connection', 'socket hang up'),
+          afterParts: [{ type: 'text-delta', delta: 'The answer is ' }],
+        },
+        { text: '42.' },
+      ],
+      { chunking: 'whole' },
+    );
+    const runtime = testRuntime();
+    const executor = new Executor({
+      model,
+      invoker: createResilientInvoker({ models: [model], runtime }),
+      runtime,
+    });
+    const { result, events } = await runCollect(executor, 'What is the answer?');
+    expect(result?.output).toBe('The answer is 42.');
+    const tokens = events.filter((e) => e.type === 'token').map((e) => (e.type === 'token' ? e.delta : ''));
+    expect(tokens.join('')).toBe('The answer is 42.');
+    expect(model.requests[1]!.messages.at(-2)).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'The answer is ' }],
+    });
+    expect(events.some((e) => e.type === 'retry' && e.error.kind === 'connection')).toBe(true);
+  });
+});
