@@ -5,15 +5,18 @@
  *
  *   npm run demo
  *
- * With OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible
- * server; model from OPENAI_MODEL) set, the same orchestration runs on that
- * provider instead of the built-in scripted models.
+ * With a provider configured the same orchestration runs on it instead of the
+ * built-in scripted models: OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any
+ * OpenAI-compatible server; model from OPENAI_MODEL), else ANTHROPIC_API_KEY
+ * (ANTHROPIC_MODEL), else GEMINI_API_KEY / GOOGLE_API_KEY (GEMINI_MODEL).
  */
 import { z } from 'zod';
 import { Orchestrator } from '../src/agents/orchestrator.js';
 import type { TandemEvent } from '../src/core/events.js';
 import { createResilientInvoker } from '../src/model/resilience/resilient-invoker.js';
 import type { ChatModel } from '../src/model/types.js';
+import { createAnthropic } from '../src/providers/anthropic/index.js';
+import { createGemini } from '../src/providers/gemini/index.js';
 import { createOpenAI } from '../src/providers/openai/index.js';
 import { ScriptedModel } from '../src/testing/index.js';
 import { defineTool } from '../src/tools/types.js';
@@ -107,13 +110,19 @@ function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: 
   return { planner, executor, verifier };
 }
 
+/** A real provider when one is configured: OpenAI or a compatible server, Anthropic, or Gemini. */
 function providerModels(): { planner: ChatModel; executor: ChatModel; verifier: ChatModel } | undefined {
-  const { OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL } = process.env;
-  if (!OPENAI_API_KEY && !OPENAI_BASE_URL) return undefined;
-  const model = createOpenAI({ apiKey: OPENAI_API_KEY, baseURL: OPENAI_BASE_URL })(
-    OPENAI_MODEL ?? 'gpt-4o-mini',
-  );
-  return { planner: model, executor: model, verifier: model };
+  const env = process.env;
+  let model: ChatModel | undefined;
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
+    const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL });
+    model = openai(env.OPENAI_MODEL ?? 'gpt-4o-mini');
+  } else if (env.ANTHROPIC_API_KEY) {
+    model = createAnthropic()(env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5');
+  } else if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY) {
+    model = createGemini()(env.GEMINI_MODEL ?? 'gemini-2.5-flash');
+  }
+  return model && { planner: model, executor: model, verifier: model };
 }
 
 const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
