@@ -62,7 +62,6 @@ export interface LoopRun {
   onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
   /** This execution's context manager, if any. */
   context?: ConversationContext;
-  startedAt: number;
   /** True once the wall-clock budget expired. */
   timedOut: () => boolean;
 }
@@ -109,10 +108,9 @@ export class ExecutorLoop {
   }
 
   private checkBudget(): void {
-    const { signal, startedAt, timedOut } = this.run;
+    const { signal, timedOut } = this.run;
     if (signal.aborted) throw this.typed(signal.reason);
-    if (timedOut() || this.deps.clock.now() - startedAt >= this.deps.limits.timeoutMs)
-      throw this.timeoutError();
+    if (timedOut()) throw this.timeoutError();
   }
 
   /**

@@ -15,6 +15,7 @@ import { directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ModelRequest } from '../model/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolRunner } from '../tools/runner.js';
+import { WallClockBudget } from './executor-budget.js';
 import { ExecutorLoop } from './executor-loop.js';
 import {
   type ExecuteOptions,
@@ -26,7 +27,6 @@ import {
 import { linkAbort, Run } from './run.js';
 
 /** Longest delay a platform timer takes; longer budgets are checked between turns only. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A ReAct agent.
@@ -122,15 +122,7 @@ export class Executor {
     const controller = new AbortController();
     const unlink = linkAbort(options.signal, controller);
     const clock = this.runtime.clock;
-    let timedOut = false;
-    const timeoutMs = this.limits.timeoutMs;
-    const cancelTimer =
-      timeoutMs <= MAX_TIMER_MS
-        ? clock.setTimer(timeoutMs, () => {
-            timedOut = true;
-            controller.abort();
-          })
-        : undefined;
+    const budget = new WallClockBudget(clock, this.limits.timeoutMs, () => controller.abort());
     const loop = new ExecutorLoop(
       {
         options: this.options,
@@ -143,21 +135,20 @@ export class Executor {
       },
       {
         messages,
-        emit,
+        emit: budget.watch(emit),
         signal: controller.signal,
         usage,
         stepId: options.stepId,
         agent: this.name,
         context: this.options.context?.(),
         onCheckpoint: options.onCheckpoint,
-        startedAt: clock.now(),
-        timedOut: () => timedOut,
+        timedOut: () => budget.timedOut,
       },
     );
     try {
       return await loop.execute();
     } finally {
-      cancelTimer?.();
+      budget.dispose();
       unlink();
     }
   }
