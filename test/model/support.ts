@@ -17,6 +17,8 @@ import type {
   ModelStreamPart,
 } from '../../src/model/types.js';
 
+export { seededRandom } from '../../src/testing/fake-clock.js';
+
 interface Timer {
   at: number;
   ms: number;
@@ -110,20 +112,6 @@ export async function settle(): Promise<void> {
 export function sequenceRandom(...values: number[]): Random {
   let i = 0;
   return { next: () => values[Math.min(i++, values.length - 1)] ?? 0 };
-}
-
-/** A seeded PRNG (mulberry32), for jitter tests. */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return {
-    next() {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    },
-  };
 }
 
 /** A `ModelError` of `kind`. */

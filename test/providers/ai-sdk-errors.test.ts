@@ -1,24 +1,15 @@
 import { APICallError, LoadAPIKeyError, RetryError } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/core/errors.js';
 import type { ModelRequest } from '../../src/model/types.js';
 import { fromAISDK } from '../../src/providers/ai-sdk/index.js';
 import type { LanguageModelV3 } from '../../src/providers/ai-sdk/types.js';
+import { failure } from './helpers.js';
 
 type StreamPartV3 =
   Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
 const ask: ModelRequest = { messages: [{ role: 'user', content: 'Hi' }] };
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
 
 function failing(error: unknown) {
   return fromAISDK(

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
 import type { Message } from '../../src/core/messages.js';
 import { collectStream } from '../../src/model/stream.js';
-import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
+import type { ModelRequest } from '../../src/model/types.js';
 import { fromAISDK } from '../../src/providers/ai-sdk/index.js';
 import type { LanguageModelV2, LanguageModelV3 } from '../../src/providers/ai-sdk/types.js';
+import { drain } from './helpers.js';
 
 type GenerateV3 = Awaited<ReturnType<LanguageModelV3['doGenerate']>>;
 type StreamPartV3 =
@@ -29,12 +30,6 @@ function generated(
     response: { id: 'resp_42' },
     warnings: [],
   };
-}
-
-async function drain(iterable: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of iterable) out.push(part);
-  return out;
 }
 
 const weatherTool = {

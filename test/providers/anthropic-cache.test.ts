@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import {
   type AnthropicMessage,
@@ -10,7 +10,7 @@ import {
   MAX_CACHE_BREAKPOINTS,
   toAnthropicBody,
 } from '../../src/providers/anthropic/index.js';
-import { type FixtureServer, serveFixture, startFixtureServer } from './fixture-server.js';
+import { serveFixture, useFixtureServer } from './fixture-server.js';
 
 const EPHEMERAL = { type: 'ephemeral' };
 
@@ -181,11 +181,7 @@ describe('Anthropic prompt-cache breakpoints', () => {
 });
 
 describe('Anthropic cache markers on the wire (served anthropic/nonstream-max-tokens.json)', () => {
-  let server: FixtureServer;
-  beforeAll(async () => {
-    server = await startFixtureServer();
-  });
-  afterAll(() => server.close());
+  const server = useFixtureServer();
 
   it('sends at most 4 markers on every call of a growing conversation and never marks the stored history', async () => {
     server.handle(serveFixture('anthropic/nonstream-max-tokens.json'));

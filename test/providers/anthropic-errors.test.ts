@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/core/errors.js';
-import type { ChatModel, ModelRequest, ModelStreamPart } from '../../src/model/types.js';
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createAnthropic } from '../../src/providers/anthropic/index.js';
 import {
-  type FixtureServer,
   fixtureBody,
   resetBeforeResponse,
   respond,
   respondSSE,
   stall,
-  startFixtureServer,
+  useFixtureServer,
 } from './fixture-server.js';
+import { drain, failure, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
-type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream']> };
+const server = useFixtureServer();
 
 function claude(): StreamingModel {
   return createAnthropic({ apiKey: 'sk-ant-test', baseURL: `${server.url}/v1` })(
@@ -30,19 +20,6 @@ function claude(): StreamingModel {
 }
 
 const ask: ModelRequest = { system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] };
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
-
-async function drain(stream: AsyncIterable<ModelStreamPart>, seen: ModelStreamPart[] = []): Promise<void> {
-  for await (const part of stream) seen.push(part);
-}
 
 // Error bodies in the shape https://docs.anthropic.com/en/api/errors documents (no recorded files exist).
 const errorBody = (type: string, message: string) => ({ type: 'error', error: { type, message } });

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/core/errors.js';
-import { StreamAggregator } from '../../src/model/stream.js';
-import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../../src/model/types.js';
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../src/model/types.js';
 import { createAnthropic } from '../../src/providers/anthropic/index.js';
-import { type FixtureServer, fixtureEvents, serveFixture, startFixtureServer } from './fixture-server.js';
+import { fixtureEvents, serveFixture, useFixtureServer } from './fixture-server.js';
+import { failure, fixtureReplies, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
-type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream']> };
+const server = useFixtureServer();
 
 function claude(): StreamingModel {
   return createAnthropic({ apiKey: 'sk-ant-test', baseURL: `${server.url}/v1` })(
@@ -27,33 +17,7 @@ const ask: ModelRequest = {
   messages: [{ role: 'user', content: 'Hello' }],
 };
 
-async function streamed(
-  file: string,
-  chunkSize?: number,
-): Promise<{ parts: ModelStreamPart[]; response: ModelResponse }> {
-  server.handle(serveFixture(file, { chunkSize }));
-  const parts: ModelStreamPart[] = [];
-  const aggregator = new StreamAggregator();
-  for await (const part of claude().stream(ask)) {
-    parts.push(part);
-    aggregator.push(part);
-  }
-  return { parts, response: aggregator.response() };
-}
-
-async function generated(file: string): Promise<ModelResponse> {
-  server.handle(serveFixture(file));
-  return claude().generate(ask);
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
+const { streamed, generated } = fixtureReplies(server, claude, ask);
 
 // Independent oracle: joins the deltas of one kind straight from the fixture's JSON.
 function joined(file: string, deltaType: string, field: string): string {
@@ -275,7 +239,7 @@ describe('Anthropic adapter: streamed fixtures', () => {
   it('streams signed thinking then a tool call, also when frames are split mid-event (anthropic/stream-thinking-tool-use.sse)', async () => {
     const file = 'anthropic/stream-thinking-tool-use.sse';
     const whole = await streamed(file);
-    const split = await streamed(file, 7);
+    const split = await streamed(file, { chunkSize: 7 });
     expect(split.parts).toEqual(whole.parts);
     const [reasoning, call] = whole.response.message.content;
     expect(reasoning).toEqual({

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import { collectStream } from '../../src/model/stream.js';
-import type { ChatModel, ModelRequest } from '../../src/model/types.js';
+import type { ModelRequest } from '../../src/model/types.js';
 import { type AnthropicSettings, createAnthropic } from '../../src/providers/anthropic/index.js';
-import { type FixtureServer, respondSSE, serveFixture, startFixtureServer } from './fixture-server.js';
+import { respondSSE, serveFixture, useFixtureServer } from './fixture-server.js';
+import { ADD_TOOL, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
+const server = useFixtureServer();
 beforeEach(() => {
-  server.requests.length = 0;
   server.handle(serveFixture('anthropic/nonstream-parallel-tool-use.json'));
 });
-
-type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream']> };
 
 function claude(settings?: AnthropicSettings, options: { version?: string } = {}): StreamingModel {
   return createAnthropic({
@@ -31,17 +25,7 @@ async function sent(request: ModelRequest, settings?: AnthropicSettings): Promis
   return server.lastRequest().body;
 }
 
-const tools = [
-  {
-    name: 'add',
-    description: 'Adds two numbers',
-    parameters: {
-      type: 'object',
-      properties: { a: { type: 'number' }, b: { type: 'number' } },
-      required: ['a', 'b'],
-    },
-  },
-];
+const tools = [ADD_TOOL];
 
 const toolTurn: Message[] = [
   { role: 'user', content: 'Add and multiply 2 and 3' },

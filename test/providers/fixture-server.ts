@@ -261,10 +261,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
 }
 
 /**
- * One server for the calling test file (started before all tests, closed
- * after them, request log cleared before each); `get()` returns it in tests.
+ * One server for the calling test file or `describe` block (started before
+ * all its tests, closed after them, request log cleared before each). The
+ * handle stands for the server inside tests; `get()` returns the server itself.
  */
-export function useFixtureServer(): { get(): FixtureServer } {
+export function useFixtureServer(): FixtureServer & { get(): FixtureServer } {
   let server: FixtureServer | undefined;
   beforeAll(async () => {
     server = await startFixtureServer();
@@ -275,20 +276,20 @@ export function useFixtureServer(): { get(): FixtureServer } {
   beforeEach(() => {
     server?.requests.splice(0);
   });
-  return {
-    get() {
-      if (!server) throw new Error('fixture server not started');
-      return server;
-    },
+  const get = (): FixtureServer => {
+    if (!server) throw new Error('fixture server not started');
+    return server;
   };
-}
-
-/** The rejection of `promise`; throws when it resolves, so a missing error fails the test. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
+  return {
+    get,
+    get url() {
+      return get().url;
+    },
+    get requests() {
+      return get().requests;
+    },
+    handle: (...handlers) => get().handle(...handlers),
+    lastRequest: () => get().lastRequest(),
+    close: () => get().close(),
+  };
 }

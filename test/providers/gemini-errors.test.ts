@@ -1,48 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/core/errors.js';
-import type { ChatModel, ModelRequest, ModelStreamPart } from '../../src/model/types.js';
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../src/model/types.js';
 import { createGemini } from '../../src/providers/gemini/index.js';
 import { jsonPathKeys, PartialArgs } from '../../src/providers/gemini/partial-args.js';
-import {
-  type FixtureServer,
-  readFixture,
-  respond,
-  respondSSE,
-  stall,
-  startFixtureServer,
-} from './fixture-server.js';
+import { readFixture, respond, respondSSE, stall, useFixtureServer } from './fixture-server.js';
+import { drain, failure, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
-type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream']> };
+const server = useFixtureServer();
 
 function gemini(): StreamingModel {
   return createGemini({ apiKey: 'gm-test', baseURL: server.url })('gemini-2.5-flash') as StreamingModel;
 }
 
 const ask: ModelRequest = { system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] };
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
-
-async function drain(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const seen: ModelStreamPart[] = [];
-  for await (const part of stream) seen.push(part);
-  return seen;
-}
 
 const reply = (finishReason: string, text = 'partial') => ({
   candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason }],

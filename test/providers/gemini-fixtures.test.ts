@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/core/errors.js';
-import { StreamAggregator } from '../../src/model/stream.js';
-import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../../src/model/types.js';
+import type { ModelRequest } from '../../src/model/types.js';
 import { createGemini } from '../../src/providers/gemini/index.js';
-import {
-  type FixtureServer,
-  fixtureEvents,
-  readFixtureJSON,
-  serveFixture,
-  startFixtureServer,
-} from './fixture-server.js';
+import { fixtureEvents, readFixtureJSON, serveFixture, useFixtureServer } from './fixture-server.js';
+import { fixtureReplies, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
-type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream']> };
+const server = useFixtureServer();
 
 function gemini(modelId = 'gemini-2.5-flash'): StreamingModel {
   return createGemini({ apiKey: 'gm-test', baseURL: `${server.url}/v1beta` })(modelId) as StreamingModel;
@@ -31,24 +16,7 @@ const ask: ModelRequest = {
   messages: [{ role: 'user', content: 'Hello' }],
 };
 
-async function streamed(
-  file: string,
-  chunkSize?: number,
-): Promise<{ parts: ModelStreamPart[]; response: ModelResponse }> {
-  server.handle(serveFixture(file, { chunkSize }));
-  const parts: ModelStreamPart[] = [];
-  const aggregator = new StreamAggregator();
-  for await (const part of gemini().stream(ask)) {
-    parts.push(part);
-    aggregator.push(part);
-  }
-  return { parts, response: aggregator.response() };
-}
-
-async function generated(file: string): Promise<ModelResponse> {
-  server.handle(serveFixture(file));
-  return gemini().generate(ask);
-}
+const { streamed, generated } = fixtureReplies(server, gemini, ask);
 
 // Independent oracle: the thoughtSignature of the n-th part carrying one, straight from the fixture.
 function signatureIn(file: string, nth = 0): string {
@@ -179,7 +147,7 @@ describe('Gemini adapter: streamGenerateContent fixtures', () => {
   it('streams thought summaries as reasoning and keeps the answer text signature (gemini/stream-thinking-text.sse)', async () => {
     const file = 'gemini/stream-thinking-text.sse';
     const whole = await streamed(file);
-    const split = await streamed(file, 61);
+    const split = await streamed(file, { chunkSize: 61 });
     expect(split.parts).toEqual(whole.parts);
     const all = fixtureEvents(file).flatMap((e) => e.candidates[0].content.parts);
     const thoughts = all

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import { collectStream } from '../../src/model/stream.js';
-import type { ChatModel, ModelRequest } from '../../src/model/types.js';
+import type { ModelRequest } from '../../src/model/types.js';
 import { createGemini, type GeminiSettings } from '../../src/providers/gemini/index.js';
-import { type FixtureServer, readFixtureJSON, serveFixture, startFixtureServer } from './fixture-server.js';
+import { readFixtureJSON, serveFixture, useFixtureServer } from './fixture-server.js';
+import { ADD_TOOL, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
+const server = useFixtureServer();
 beforeEach(() => {
-  server.requests.length = 0;
   server.handle(serveFixture('gemini/generate-content-parallel-function-calls.json'));
 });
-
-type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream']> };
 
 function gemini(settings?: GeminiSettings, modelId = 'gemini-2.5-flash'): StreamingModel {
   return createGemini({ apiKey: 'gm-test', baseURL: `${server.url}/v1beta/`, headers: { 'x-trace': 't1' } })(
@@ -29,17 +23,7 @@ async function sent(request: ModelRequest, settings?: GeminiSettings): Promise<a
   return server.lastRequest().body;
 }
 
-const tools = [
-  {
-    name: 'add',
-    description: 'Adds two numbers',
-    parameters: {
-      type: 'object',
-      properties: { a: { type: 'number' }, b: { type: 'number' } },
-      required: ['a', 'b'],
-    },
-  },
-];
+const tools = [ADD_TOOL];
 
 describe('Gemini request body (served gemini/generate-content-parallel-function-calls.json)', () => {
   it('puts the system prompt in systemInstruction and never in the contents', async () => {

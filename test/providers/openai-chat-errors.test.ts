@@ -5,7 +5,6 @@ import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
 import {
   fixtureBody,
-  rejectionOf,
   resetAfter,
   resetBeforeResponse,
   respond,
@@ -14,17 +13,13 @@ import {
   stall,
   useFixtureServer,
 } from './fixture-server.js';
+import { drain, rejectionOf } from './helpers.js';
 
 const server = useFixtureServer();
 const HELLO: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
 
 function model() {
   return createOpenAI({ baseURL: `${server.get().url}/v1`, apiKey: 'sk-test' })('test-model');
-}
-
-async function drain(iterable: AsyncIterable<ModelStreamPart>, parts: ModelStreamPart[] = []) {
-  for await (const part of iterable) parts.push(part);
-  return parts;
 }
 
 const CONTEXT_BODY = {

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/core/errors.js';
-import { StreamAggregator } from '../../src/model/stream.js';
 import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
-import {
-  fixtureEvents,
-  rejectionOf,
-  type ServeOptions,
-  serveFixture,
-  useFixtureServer,
-} from './fixture-server.js';
+import { fixtureEvents, serveFixture, useFixtureServer } from './fixture-server.js';
+import { fixtureReplies, rejectionOf } from './helpers.js';
 
 const server = useFixtureServer();
 const HELLO: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
@@ -18,20 +12,7 @@ function model() {
   return createOpenAI({ baseURL: `${server.get().url}/v1`, apiKey: 'sk-test' })('test-model');
 }
 
-async function streamFixture(file: string, serve: ServeOptions = {}) {
-  server.get().handle(serveFixture(file, serve));
-  const parts: ModelStreamPart[] = [];
-  const chat = model();
-  for await (const part of chat.stream(HELLO)) parts.push(part);
-  const aggregator = new StreamAggregator();
-  for (const part of parts) aggregator.push(part);
-  return { parts, response: aggregator.response() };
-}
-
-async function generateFixture(file: string) {
-  server.get().handle(serveFixture(file));
-  return model().generate(HELLO);
-}
+const { streamed: streamFixture, generated: generateFixture } = fixtureReplies(server, model, HELLO);
 
 function joined(parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string {
   return parts.map((p) => (p.type === type ? p.delta : '')).join('');

@@ -9,14 +9,8 @@ import {
   postJSON,
 } from '../../src/providers/shared/http.js';
 import { readSSE, type SSEEvent } from '../../src/providers/shared/sse.js';
-import {
-  readFixtureJSON,
-  rejectionOf,
-  respond,
-  respondSSE,
-  stall,
-  useFixtureServer,
-} from './fixture-server.js';
+import { readFixtureJSON, respond, respondSSE, stall, useFixtureServer } from './fixture-server.js';
+import { rejectionOf } from './helpers.js';
 
 const server = useFixtureServer();
 const CTX = { provider: 'p', model: 'm' };

@@ -1,51 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/core/errors.js';
-import type { ChatModel, ModelRequest, ModelStreamPart } from '../../src/model/types.js';
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAIResponsesModel } from '../../src/providers/openai/responses.js';
 import {
-  type FixtureServer,
   fixtureBody,
   fixtureEvents,
   resetAfter,
   respond,
   respondSSE,
   stall,
-  startFixtureServer,
+  useFixtureServer,
 } from './fixture-server.js';
+import { drain, failure, type StreamingModel } from './helpers.js';
 
 const FUNCTION_CALL = 'openai-responses/stream-function-call.sse';
 const ask: ModelRequest = { messages: [{ role: 'user', content: 'Capital of France?' }] };
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
+const server = useFixtureServer();
 
-function model(): ChatModel & { stream: NonNullable<ChatModel['stream']> } {
+function model(): StreamingModel {
   return createOpenAIResponsesModel(
     { provider: 'openai', baseURL: server.url, headers: () => ({}) },
     'gpt-4o',
-  ) as ChatModel & { stream: NonNullable<ChatModel['stream']> };
+  ) as StreamingModel;
 }
 
 function sse(events: unknown[]): string {
   return events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-}
-
-async function drain(iterable: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of iterable) out.push(part);
-  return out;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
 }
 
 /** The events of stream-function-call.sse with the completed response replaced. */

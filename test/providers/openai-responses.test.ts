@@ -1,48 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/core/errors.js';
+import { describe, expect, it } from 'vitest';
 import type { Message, ReasoningPart } from '../../src/core/messages.js';
 import { collectStream } from '../../src/model/stream.js';
-import type { ChatModel, ModelRequest, ModelStreamPart } from '../../src/model/types.js';
+import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
 import { createOpenAIResponsesModel } from '../../src/providers/openai/responses.js';
-import { type FixtureServer, serveFixture, startFixtureServer } from './fixture-server.js';
+import { serveFixture, useFixtureServer } from './fixture-server.js';
+import { drain, failure, type StreamingModel } from './helpers.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFixtureServer();
 
-function model(modelId: string): ChatModel & { stream: NonNullable<ChatModel['stream']> } {
-  const m = createOpenAIResponsesModel(
+function model(modelId: string): StreamingModel {
+  return createOpenAIResponsesModel(
     { provider: 'openai', baseURL: `${server.url}/v1`, headers: () => ({ authorization: 'Bearer sk-test' }) },
     modelId,
-  );
-  return m as ChatModel & { stream: NonNullable<ChatModel['stream']> };
+  ) as StreamingModel;
 }
 
-async function parts(m: ReturnType<typeof model>, request: ModelRequest): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of m.stream(request)) out.push(part);
-  return out;
+function parts(m: StreamingModel, request: ModelRequest): Promise<ModelStreamPart[]> {
+  return drain(m.stream(request));
 }
 
 const ask: ModelRequest = {
   system: 'You are terse.',
   messages: [{ role: 'user', content: 'What is the capital of France?' }],
 };
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
 
 describe('OpenAI Responses adapter on recorded fixtures', () => {
   it('streams a function call from openai-responses/stream-function-call.sse and sends the system prompt as instructions', async () => {

@@ -7,6 +7,7 @@
  * @module
  */
 import type { AssistantMessage, Message, ReasoningPart } from '../../core/messages.js';
+import { toolInputObject } from '../shared/tool-input.js';
 import type { AnthropicBlock, AnthropicMessage } from './wire.js';
 
 /** Marks a reasoning part as Anthropic's redacted thinking, so other providers' opaque data is never sent here. */
@@ -21,18 +22,6 @@ function thinkingBlock(part: ReasoningPart): AnthropicBlock | undefined {
   return undefined;
 }
 
-// The API wants an object; a model that wrote invalid JSON still sees what it wrote.
-function toolInput(args: string): unknown {
-  if (args.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(args);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    // falls through to the wrapper below
-  }
-  return { _invalid_arguments: args };
-}
-
 function assistantBlocks(message: AssistantMessage): AnthropicBlock[] {
   const blocks: AnthropicBlock[] = [];
   for (const part of message.content) {
@@ -42,7 +31,7 @@ function assistantBlocks(message: AssistantMessage): AnthropicBlock[] {
       const block = thinkingBlock(part);
       if (block) blocks.push(block);
     } else {
-      blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: toolInput(part.arguments) });
+      blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: toolInputObject(part.arguments) });
     }
   }
   return blocks;

@@ -3,7 +3,6 @@
  * Uses only `fetch`, so it runs on Node, Bun, Deno, browsers and edge runtimes.
  * @module
  */
-import { ModelError } from '../../core/errors.js';
 import type {
   CallOptions,
   ChatModel,
@@ -12,7 +11,8 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { type HttpConfig, postJSON } from '../shared/http.js';
+import { envVar } from '../shared/env.js';
+import { type HttpConfig, postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
 import { type AnthropicModelSettings, toAnthropicBody } from './request.js';
 import { toModelResponse } from './response.js';
@@ -40,38 +40,10 @@ export type AnthropicProvider = (modelId: string, settings?: AnthropicSettings) 
 
 const PROVIDER = 'anthropic';
 
-// Reading the environment must not throw on runtimes without `process` or without env permission.
-function envKey(name: string): string | undefined {
-  try {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-    return env?.[name] || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function readJSON(response: Response, model: string, signal?: AbortSignal): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (cause) {
-    const kind = signal?.aborted ? 'aborted' : 'connection';
-    throw new ModelError(kind, `${model}: reply body could not be read`, { model, cause });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new ModelError('invalid_response', `${model}: reply is not JSON: ${text.slice(0, 200)}`, {
-      model,
-      cause,
-    });
-  }
-}
-
 /** Creates the Anthropic provider. */
 export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvider {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com/v1').replace(/\/+$/, '');
-  const apiKey = options.apiKey ?? envKey('ANTHROPIC_API_KEY');
+  const apiKey = options.apiKey ?? envVar('ANTHROPIC_API_KEY');
   const headers: Record<string, string> = { 'anthropic-version': options.version ?? '2023-06-01' };
   if (apiKey) headers['x-api-key'] = apiKey;
   Object.assign(headers, options.headers);
@@ -104,8 +76,8 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
       info,
       async generate(request: ModelRequest, call?: CallOptions): Promise<ModelResponse> {
         const response = await post(request, false, call?.signal);
-        const body = await readJSON(response, id, call?.signal);
-        return toModelResponse(body as AnthropicResponseBody, id);
+        const body = await readJSONBody<AnthropicResponseBody>(response, call?.signal, ctx);
+        return toModelResponse(body, id);
       },
       async *stream(request: ModelRequest, call?: CallOptions): AsyncGenerator<ModelStreamPart> {
         const response = await post(request, true, call?.signal);

@@ -9,6 +9,7 @@
 import { ModelError } from '../../core/errors.js';
 import type { ModelStreamPart } from '../../model/types.js';
 import { errorFromBody, type ResponseErrorContext } from '../shared/errors.js';
+import { parseEventJSON } from '../shared/sse.js';
 import { REDACTED_MARK } from './messages.js';
 import { finishReasonOf, usageOf } from './response.js';
 import type { AnthropicUsage } from './wire.js';
@@ -48,18 +49,6 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function parse(data: string, ctx: ResponseErrorContext): Json {
-  try {
-    return record(JSON.parse(data));
-  } catch (cause) {
-    const model = `${ctx.provider}:${ctx.model}`;
-    throw new ModelError('invalid_response', `${model}: malformed stream event: ${data.slice(0, 200)}`, {
-      model,
-      cause,
-    });
-  }
-}
-
 function mergeUsage(into: AnthropicUsage, from: unknown): void {
   const usage = record(from) as AnthropicUsage;
   for (const key of [
@@ -83,10 +72,11 @@ export async function* anthropicStreamParts(
   let responseId: string | undefined;
   let stopReason: string | null | undefined;
   let stopped = false;
+  const model = `${ctx.provider}:${ctx.model}`;
 
   for await (const raw of events) {
     if (raw.data === '' || raw.data === '[DONE]') continue;
-    const event = parse(raw.data, ctx);
+    const event = record(parseEventJSON(raw.data, model));
     const type = text(event.type) || raw.event;
     const index = typeof event.index === 'number' ? event.index : 0;
     const id = String(index);
@@ -162,7 +152,6 @@ export async function* anthropicStreamParts(
   }
 
   if (!stopped && !stopReason) {
-    const model = `${ctx.provider}:${ctx.model}`;
     throw new ModelError('invalid_response', `${model}: stream ended before message_stop`, { model });
   }
   const finish: ModelStreamPart = {

@@ -7,6 +7,7 @@
  * @module
  */
 import type { AssistantMessage, Message, ReasoningPart } from '../../core/messages.js';
+import { toolInputObject } from '../shared/tool-input.js';
 import type { GeminiContent, GeminiPart } from './wire.js';
 
 /** What `providerMetadata.gemini` holds on reasoning and tool-call parts. */
@@ -23,19 +24,6 @@ function geminiMeta(part: {
   providerMetadata?: Record<string, Record<string, unknown>>;
 }): GeminiPartMetadata | undefined {
   return part.providerMetadata?.gemini as GeminiPartMetadata | undefined;
-}
-
-// The API wants an object; a model that wrote invalid JSON still sees what it wrote.
-function parseArgs(args: string): Record<string, unknown> {
-  if (args.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(args);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // falls through to the wrapper below
-  }
-  return { _invalid_arguments: args };
 }
 
 function reasoningPart(part: ReasoningPart, meta: GeminiPartMetadata): GeminiPart {
@@ -71,7 +59,7 @@ function modelParts(message: AssistantMessage): GeminiPart[] {
       parts.push(out);
     } else {
       const meta = geminiMeta(part);
-      const call: GeminiPart = { functionCall: { name: part.name, args: parseArgs(part.arguments) } };
+      const call: GeminiPart = { functionCall: { name: part.name, args: toolInputObject(part.arguments) } };
       if (meta?.functionCallId && call.functionCall) call.functionCall.id = meta.functionCallId;
       const signature = meta?.thoughtSignature ?? pending;
       if (!meta?.thoughtSignature) pending = undefined;

@@ -13,7 +13,8 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { type HttpConfig, postJSON } from '../shared/http.js';
+import { envVar } from '../shared/env.js';
+import { type HttpConfig, postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
 import { type GeminiModelSettings, toGeminiBody } from './request.js';
 import { toModelResponse } from './response.js';
@@ -39,17 +40,6 @@ export type GeminiProvider = (modelId: string, settings?: GeminiSettings) => Cha
 
 const PROVIDER = 'gemini';
 
-// Reading the environment must not throw on runtimes without `process` or without env permission.
-function envKey(...names: string[]): string | undefined {
-  try {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-    for (const name of names) if (env?.[name]) return env[name];
-  } catch {
-    return undefined;
-  }
-  return undefined;
-}
-
 // Gemini answers a bad API key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), which is an auth failure.
 function authFailure(error: unknown): unknown {
   if (!(error instanceof ModelError) || error.kind !== 'bad_request') return error;
@@ -63,28 +53,10 @@ function authFailure(error: unknown): unknown {
   });
 }
 
-async function readJSON(response: Response, model: string, signal?: AbortSignal): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (cause) {
-    const kind = signal?.aborted ? 'aborted' : 'connection';
-    throw new ModelError(kind, `${model}: reply body could not be read`, { model, cause });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new ModelError('invalid_response', `${model}: reply is not JSON: ${text.slice(0, 200)}`, {
-      model,
-      cause,
-    });
-  }
-}
-
 /** Creates the Gemini provider. */
 export function createGemini(options: GeminiOptions = {}): GeminiProvider {
   const baseURL = (options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta').replace(/\/+$/, '');
-  const apiKey = options.apiKey ?? envKey('GEMINI_API_KEY', 'GOOGLE_API_KEY');
+  const apiKey = options.apiKey ?? envVar('GEMINI_API_KEY', 'GOOGLE_API_KEY');
   const headers: Record<string, string> = {};
   if (apiKey) headers['x-goog-api-key'] = apiKey;
   Object.assign(headers, options.headers);
@@ -117,8 +89,8 @@ export function createGemini(options: GeminiOptions = {}): GeminiProvider {
       info,
       async generate(request: ModelRequest, call?: CallOptions): Promise<ModelResponse> {
         const response = await post(request, `${baseURL}/${path}:generateContent`, call?.signal);
-        const body = await readJSON(response, id, call?.signal);
-        return toModelResponse(body as GeminiResponseBody, id);
+        const body = await readJSONBody<GeminiResponseBody>(response, call?.signal, ctx);
+        return toModelResponse(body, id);
       },
       async *stream(request: ModelRequest, call?: CallOptions): AsyncGenerator<ModelStreamPart> {
         const response = await post(

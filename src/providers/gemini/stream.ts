@@ -8,6 +8,7 @@
 import { ModelError } from '../../core/errors.js';
 import type { ModelStreamPart } from '../../model/types.js';
 import { errorFromBody, type ResponseErrorContext } from '../shared/errors.js';
+import { parseEventJSON } from '../shared/sse.js';
 import { PartialArgs } from './partial-args.js';
 import { callIdOf, callMetadata, finishReasonOf, usageOf } from './response.js';
 import type { GeminiFunctionCall, GeminiResponseBody, GeminiUsage } from './wire.js';
@@ -22,18 +23,6 @@ interface OpenCall {
   call: GeminiFunctionCall;
   signature?: string;
   args: PartialArgs;
-}
-
-function parse(data: string, ctx: ResponseErrorContext): GeminiResponseBody {
-  try {
-    return JSON.parse(data) as GeminiResponseBody;
-  } catch (cause) {
-    const model = `${ctx.provider}:${ctx.model}`;
-    throw new ModelError('invalid_response', `${model}: malformed stream chunk: ${data.slice(0, 200)}`, {
-      model,
-      cause,
-    });
-  }
 }
 
 function toolCall(open: OpenCall, args: unknown): ModelStreamPart {
@@ -62,10 +51,11 @@ export async function* geminiStreamParts(
   let open: OpenCall | undefined;
   // A thought part with a signature is a block of its own, so signatures never merge.
   let thoughtBlock = 0;
+  const model = `${ctx.provider}:${ctx.model}`;
 
   for await (const raw of events) {
     if (raw.data === '' || raw.data === '[DONE]') continue;
-    const chunk = parse(raw.data, ctx);
+    const chunk = parseEventJSON(raw.data, model, 'chunk') as GeminiResponseBody;
     if (chunk.error) {
       const code = (chunk.error as { code?: unknown }).code;
       throw errorFromBody(typeof code === 'number' ? code : 500, chunk, ctx);
@@ -134,7 +124,6 @@ export async function* geminiStreamParts(
 
   if (open) yield toolCall(open, open.args.value);
   if (!finishReason && !blocked) {
-    const model = `${ctx.provider}:${ctx.model}`;
     throw new ModelError('invalid_response', `${model}: stream ended without a finishReason`, { model });
   }
   const finish: ModelStreamPart = {

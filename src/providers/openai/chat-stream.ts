@@ -9,8 +9,7 @@
 import { ModelError } from '../../core/errors.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import type { ModelStreamPart } from '../../model/types.js';
-import { parseJSONOrText } from '../shared/errors.js';
-import type { SSEEvent } from '../shared/sse.js';
+import { malformedEventError, parseEventJSON, type SSEEvent } from '../shared/sse.js';
 import { argumentsText, inlineError, mapFinishReason, mapUsage, type ReplyContext } from './chat-response.js';
 import type { WireChunk, WireToolCallDelta } from './chat-wire.js';
 
@@ -84,14 +83,10 @@ class ChunkReader {
   }
 }
 
-function parseChunk(data: string, ctx: ReplyContext): WireChunk {
-  const parsed = parseJSONOrText(data);
+function parseChunk(data: string, model: string): WireChunk {
+  const parsed = parseEventJSON(data, model, 'chunk');
   if (parsed !== null && typeof parsed === 'object') return parsed as WireChunk;
-  const id = `${ctx.provider}:${ctx.model}`;
-  throw new ModelError('invalid_response', `${id}: malformed stream chunk: ${data.slice(0, 200)}`, {
-    model: id,
-    body: data,
-  });
+  throw malformedEventError(data, model, 'chunk');
 }
 
 /**
@@ -105,6 +100,7 @@ export async function* parseChatStream(
   ctx: ReplyContext,
 ): AsyncGenerator<ModelStreamPart> {
   const reader = new ChunkReader(ctx);
+  const model = `${ctx.provider}:${ctx.model}`;
   let done = false;
   for await (const event of events) {
     const data = event.data.trim();
@@ -114,15 +110,14 @@ export async function* parseChatStream(
       done = true;
       break;
     }
-    const chunk = parseChunk(event.data, ctx);
+    const chunk = parseChunk(event.data, model);
     if (event.event === 'error') {
       throw inlineError((chunk as { error?: unknown }).error ?? chunk, ctx, reader.hasOutput);
     }
     yield* reader.read(chunk);
   }
   if (!done && reader.finishReason === undefined) {
-    const id = `${ctx.provider}:${ctx.model}`;
-    throw new ModelError('connection', `${id}: stream ended before the reply was complete`, { model: id });
+    throw new ModelError('connection', `${model}: stream ended before the reply was complete`, { model });
   }
   yield reader.finish();
 }

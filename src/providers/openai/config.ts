@@ -3,6 +3,7 @@
  * Responses), resolved once per `createOpenAI` call.
  * @module
  */
+import { envVar } from '../shared/env.js';
 
 /** Options of `createOpenAI`. */
 export interface OpenAIProviderOptions {
@@ -44,12 +45,6 @@ export interface ResolvedOpenAIConfig {
 /** OpenAI's own API. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-function envApiKey(): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const key = env?.OPENAI_API_KEY;
-  return typeof key === 'string' && key ? key : undefined;
-}
-
 function hostOf(url: string): string | undefined {
   try {
     return new URL(url).hostname.toLowerCase();
@@ -81,7 +76,7 @@ export function resolveOpenAIConfig(options: OpenAIProviderOptions = {}): Resolv
     timeoutMs: options.timeoutMs,
     headers() {
       const headers: Record<string, string> = {};
-      const apiKey = options.apiKey ?? (useEnvKey ? envApiKey() : undefined);
+      const apiKey = options.apiKey ?? (useEnvKey ? envVar('OPENAI_API_KEY') : undefined);
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
       if (options.organization) headers['openai-organization'] = options.organization;
       if (options.project) headers['openai-project'] = options.project;

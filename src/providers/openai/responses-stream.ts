@@ -6,6 +6,7 @@
  */
 import { ModelError } from '../../core/errors.js';
 import type { ModelStreamPart } from '../../model/types.js';
+import { parseEventJSON } from '../shared/sse.js';
 import {
   finishReasonOf,
   itemMetadata,
@@ -28,18 +29,6 @@ interface StreamEvent {
   message?: string | null;
 }
 
-function parseEvent(data: string, model: string): StreamEvent {
-  try {
-    return JSON.parse(data) as StreamEvent;
-  } catch (error) {
-    throw new ModelError('invalid_response', `${model}: malformed stream event: ${data.slice(0, 200)}`, {
-      model,
-      cause: error,
-      body: data,
-    });
-  }
-}
-
 /**
  * Converts the data payloads of a Responses SSE stream. Throws a
  * {@link ModelError} for an `error` event, a `response.failed` event, or a
@@ -55,7 +44,7 @@ export async function* responsesStreamParts(
   let responseId: string | undefined;
   for await (const { data } of events) {
     if (data === '[DONE]') continue;
-    const event = parseEvent(data, model);
+    const event = parseEventJSON(data, model) as StreamEvent;
     const index = event.output_index ?? 0;
     switch (event.type) {
       case 'response.created':

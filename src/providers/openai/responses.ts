@@ -4,7 +4,6 @@
  * reasoning as replayable (encrypted) `reasoning` items.
  * @module
  */
-import { ModelError } from '../../core/errors.js';
 import type {
   CallOptions,
   ChatModel,
@@ -12,7 +11,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { networkError, postJSON } from '../shared/http.js';
+import { postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
 import type { ResolvedOpenAIConfig } from './config.js';
 import { buildResponsesBody, isReasoningModel, type OpenAIResponsesSettings } from './responses-request.js';
@@ -60,26 +59,7 @@ export function createOpenAIResponsesModel(
     async generate(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
       const response = await post(request, false, signal);
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        if (signal?.aborted) {
-          throw new ModelError('aborted', `${id}: request aborted`, { model: id, cause: signal.reason });
-        }
-        throw networkError(error, ctx);
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        throw new ModelError('invalid_response', `${id}: response is not JSON: ${text.slice(0, 200)}`, {
-          model: id,
-          cause: error,
-          body: text,
-        });
-      }
-      return parseResponsesObject(json, id);
+      return parseResponsesObject(await readJSONBody<unknown>(response, signal, ctx), id);
     },
 
     async *stream(request: ModelRequest, options?: CallOptions): AsyncGenerator<ModelStreamPart> {

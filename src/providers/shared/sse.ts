@@ -17,6 +17,33 @@ export interface SSEEvent {
   id?: string;
 }
 
+/**
+ * The `invalid_response` {@link ModelError} for stream data that cannot be
+ * read; `model` is the `provider:model` id, `unit` what the provider calls
+ * one piece of its stream.
+ */
+export function malformedEventError(
+  data: string,
+  model: string,
+  unit: 'event' | 'chunk' = 'event',
+  cause?: unknown,
+): ModelError {
+  return new ModelError('invalid_response', `${model}: malformed stream ${unit}: ${data.slice(0, 200)}`, {
+    model,
+    body: data,
+    cause,
+  });
+}
+
+/** Parses the JSON `data` of one stream event; text that is not JSON throws {@link malformedEventError}. */
+export function parseEventJSON(data: string, model: string, unit: 'event' | 'chunk' = 'event'): unknown {
+  try {
+    return JSON.parse(data);
+  } catch (cause) {
+    throw malformedEventError(data, model, unit, cause);
+  }
+}
+
 const UNKNOWN: ErrorContext = { provider: 'provider', model: 'model' };
 
 function aborted(signal: AbortSignal, ctx: ErrorContext): ModelError {
