@@ -9,6 +9,5 @@ export * from './core/index.js';
 export * from './model/index.js';
 export * from './safety/index.js';
 export * from './skills/index.js';
-export * from './state/checkpoint-store.js';
-export * from './state/run-state.js';
+export * from './state/index.js';
 export * from './tools/index.js';
