@@ -9,7 +9,7 @@ const pkgs = lock.packages;
 // Platform packages the registry mirror here does not carry: recorded so `npm ci` sees a complete
 // lock; on linux-x64 npm skips them by os/cpu without fetching.
 const added = [];
-for (const [path, entry] of Object.entries(pkgs)) {
+for (const entry of Object.values(pkgs)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const key = `node_modules/${name}`;
     if (pkgs[key]) continue;
