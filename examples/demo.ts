@@ -10,7 +10,6 @@
  * OpenAI-compatible server; model from OPENAI_MODEL), else ANTHROPIC_API_KEY
  * (ANTHROPIC_MODEL), else GEMINI_API_KEY / GOOGLE_API_KEY (GEMINI_MODEL).
  */
-import { z } from 'zod';
 import { Orchestrator } from '../src/agents/orchestrator.js';
 import type { TandemEvent } from '../src/core/events.js';
 import { createResilientInvoker } from '../src/model/resilience/resilient-invoker.js';
@@ -18,97 +17,7 @@ import type { ChatModel } from '../src/model/types.js';
 import { createAnthropic } from '../src/providers/anthropic/index.js';
 import { createGemini } from '../src/providers/gemini/index.js';
 import { createOpenAI } from '../src/providers/openai/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
-import { defineTool } from '../src/tools/types.js';
-
-const POPULATIONS: Record<string, number> = { lisbon: 545_000, porto: 232_000, braga: 193_000 };
-
-const lookupPopulation = defineTool({
-  name: 'lookup_population',
-  description: 'Population of a Portuguese city (city proper).',
-  parameters: z.object({ city: z.string().describe('City name, e.g. "Lisbon"') }),
-  parallelSafe: true,
-  execute: ({ city }) => {
-    const population = POPULATIONS[city.trim().toLowerCase()];
-    if (population === undefined) throw new Error(`Unknown city "${city}". Known: Lisbon, Porto, Braga.`);
-    return { city, population };
-  },
-});
-
-const add = defineTool({
-  name: 'add',
-  description: 'Add a list of numbers.',
-  parameters: z.object({ numbers: z.array(z.number()) }),
-  parallelSafe: true,
-  execute: ({ numbers }) => numbers.reduce((a, b) => a + b, 0),
-});
-
-const TASK =
-  'First look up the populations of Lisbon and Porto, then look up Braga, and finally add all three and report the total.';
-
-function scriptedModels(): { planner: ChatModel; executor: ChatModel; verifier: ChatModel } {
-  const plan = {
-    title: 'Total population of three cities',
-    summary: 'Look up each city, then add the populations.',
-    steps: [
-      {
-        id: 'lookup_lp',
-        description: 'Look up the populations of Lisbon and Porto',
-        tools: ['lookup_population'],
-        dependsOn: [],
-      },
-      {
-        id: 'lookup_b',
-        description: 'Look up the population of Braga',
-        tools: ['lookup_population'],
-        dependsOn: [],
-      },
-      {
-        id: 'sum',
-        description: 'Add the three populations',
-        tools: ['add'],
-        dependsOn: ['lookup_lp', 'lookup_b'],
-      },
-    ],
-  };
-  const planner = new ScriptedModel(
-    [
-      { text: '{"needsPlan": true, "reasoning": "Three look-ups and a sum: several dependent actions."}' },
-      { text: `\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\`` },
-      { text: 'Call lookup_population with city "Braga" (spelled exactly so), then report the number.' },
-    ],
-    { id: 'scripted:planner' },
-  );
-  const executor = new ScriptedModel(
-    [
-      {
-        toolCalls: [
-          { name: 'lookup_population', args: { city: 'Lisbon' } },
-          { name: 'lookup_population', args: { city: 'Porto' } },
-        ],
-      },
-      { text: 'Lisbon has 545,000 people and Porto 232,000.' },
-      // Step 2, first attempt: the model misspells the city until its iterations run out.
-      { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
-      { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
-      { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
-      // Step 2, retry with the planner's enhanced instructions.
-      { toolCalls: [{ name: 'lookup_population', args: { city: 'Braga' } }] },
-      { text: 'Braga has 193,000 people.' },
-      { toolCalls: [{ name: 'add', args: { numbers: [545_000, 232_000, 193_000] } }] },
-      { text: 'The three cities total 970,000 people.' },
-      // The final answer, streamed.
-      {
-        text: 'Lisbon (545,000), Porto (232,000) and Braga (193,000) together have **970,000** inhabitants.',
-      },
-    ],
-    { id: 'scripted:executor' },
-  );
-  const verifier = new ScriptedModel([{ text: 'PASS: all three populations were found and summed.' }], {
-    id: 'scripted:verifier',
-  });
-  return { planner, executor, verifier };
-}
+import { add, lookupPopulation, scriptedModels, TASK } from './support/population-scenario.js';
 
 /** A real provider when one is configured: OpenAI or a compatible server, Anthropic, or Gemini. */
 function providerModels(): { planner: ChatModel; executor: ChatModel; verifier: ChatModel } | undefined {

@@ -8,69 +8,14 @@
  *   npx tsx examples/progress-ui.ts
  */
 import { createParser } from 'eventsource-parser';
-import { z } from 'zod';
 import { Orchestrator } from '../src/agents/orchestrator.js';
 import type { TandemEvent } from '../src/core/events.js';
 import { createProgressStore, type RunProgress, type StepProgress, toSSE } from '../src/state/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
-import { defineTool } from '../src/tools/types.js';
+import { add, lookupPopulation, scriptedModels } from './support/population-scenario.js';
 
-const POPULATIONS: Record<string, number> = { lisbon: 545_000, porto: 232_000, braga: 193_000 };
-
-const lookupPopulation = defineTool({
-  name: 'lookup_population',
-  description: 'Population of a Portuguese city.',
-  parameters: z.object({ city: z.string() }),
-  parallelSafe: true,
-  execute: ({ city }) => {
-    const population = POPULATIONS[city.trim().toLowerCase()];
-    if (population === undefined) throw new Error(`Unknown city "${city}".`);
-    return { city, population };
-  },
-});
-
-const add = defineTool({
-  name: 'add',
-  description: 'Add a list of numbers.',
-  parameters: z.object({ numbers: z.array(z.number()) }),
-  execute: ({ numbers }) => numbers.reduce((a, b) => a + b, 0),
-});
-
-const plan = {
-  title: 'Total population of three cities',
-  summary: 'Look up each city, then add the populations.',
-  steps: [
-    { id: 'lookup_lp', description: 'Look up Lisbon and Porto', tools: ['lookup_population'], dependsOn: [] },
-    { id: 'lookup_b', description: 'Look up Braga', tools: ['lookup_population'], dependsOn: [] },
-    { id: 'sum', description: 'Add the three', tools: ['add'], dependsOn: ['lookup_lp', 'lookup_b'] },
-  ],
-};
-
+const models = scriptedModels();
 const orchestrator = new Orchestrator({
-  planner: new ScriptedModel([
-    { text: '{"needsPlan": true, "reasoning": "three look-ups and a sum"}' },
-    { text: JSON.stringify(plan) },
-    { text: 'Call lookup_population with city "Braga", spelled exactly so.' },
-  ]),
-  executor: new ScriptedModel([
-    {
-      toolCalls: [
-        { name: 'lookup_population', args: { city: 'Lisbon' } },
-        { name: 'lookup_population', args: { city: 'Porto' } },
-      ],
-    },
-    { text: 'Lisbon has 545,000 people and Porto 232,000.' },
-    // Braga, first attempt: misspelled until the iterations run out, so the step is retried.
-    { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
-    { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
-    { toolCalls: [{ name: 'lookup_population', args: { city: 'Bragga' } }] },
-    { toolCalls: [{ name: 'lookup_population', args: { city: 'Braga' } }] },
-    { text: 'Braga has 193,000 people.' },
-    { toolCalls: [{ name: 'add', args: { numbers: [545_000, 232_000, 193_000] } }] },
-    { text: 'The three cities total 970,000 people.' },
-    { text: 'Lisbon, Porto and Braga together have 970,000 inhabitants.' },
-  ]),
-  verifier: new ScriptedModel([{ text: 'PASS: all three found and summed.' }]),
+  ...models,
   tools: [lookupPopulation, add],
   classify: 'llm',
   executorOptions: { maxIterations: 3 },
