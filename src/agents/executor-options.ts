@@ -9,7 +9,7 @@ import type { Sandbox } from '../core/sandbox.js';
 import type { Runtime } from '../core/seams.js';
 import type { Usage } from '../core/usage.js';
 import type { CompressHook, ModelInvoker } from '../model/invoke.js';
-import type { ChatModel, FinishReason, ModelRequest } from '../model/types.js';
+import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolGate } from '../tools/runner.js';
 import type { Tool } from '../tools/types.js';
@@ -45,8 +45,13 @@ export interface ExecutorOptions {
   invoker?: ModelInvoker;
   /** The tools the model may call. */
   tools?: Tool[] | ToolRegistry;
-  /** The system prompt. Sent as `request.system`, never inside a message. */
-  instructions?: string;
+  /**
+   * The system prompt, sent as `request.system`, never inside a message: a
+   * string, parts (a cached prefix and a dynamic suffix), or a prompt source
+   * such as the context layer's `SystemPromptBuilder`, built once per
+   * execution with the executor's tools.
+   */
+  instructions?: string | SystemPart[] | SystemPromptSource;
   /** Agent name stamped on events. Default `'executor'`. */
   name?: string;
   /** Sets the default of `maxIterations`: flash 3, pro 5, max 10. Default `'max'`. */
@@ -92,6 +97,11 @@ export interface ConversationContext {
   ): Promise<ModelRequest>;
   /** Given to the model invoker for context-length recovery. */
   compressHook?: CompressHook;
+}
+
+/** Builds a system prompt for an execution (the context layer's `SystemPromptBuilder` is one). */
+export interface SystemPromptSource {
+  build(input: { tools: readonly ToolSpec[] }): Promise<{ parts: SystemPart[] }>;
 }
 
 /** Options of one execution. */

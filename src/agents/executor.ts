@@ -12,7 +12,7 @@ import { type Message, textOf } from '../core/messages.js';
 import { type Runtime, resolveRuntime } from '../core/seams.js';
 import { emptyUsage, type Usage } from '../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../model/invoke.js';
-import type { ModelRequest } from '../model/types.js';
+import type { ModelRequest, SystemPart } from '../model/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolRunner } from '../tools/runner.js';
 import { WallClockBudget } from './executor-budget.js';
@@ -23,6 +23,7 @@ import {
   type ExecutorOptions,
   type ExecutorResult,
   resolveLimits,
+  type SystemPromptSource,
 } from './executor-options.js';
 import { linkAbort, Run } from './run.js';
 
@@ -106,6 +107,15 @@ export class Executor {
     return this.executeWith(input, options, options.emit, emptyUsage());
   }
 
+  /** The request fields of an execution: the per-call system override, the built prompt, or the cached base. */
+  private async baseFor(system: string | undefined): Promise<Omit<ModelRequest, 'messages'>> {
+    if (system !== undefined) return requestBase(this.options, system);
+    const instructions = this.options.instructions;
+    if (!isPromptSource(instructions)) return this.base;
+    const built = await instructions.build({ tools: this.registry.specs() });
+    return requestBase(this.options, built.parts);
+  }
+
   private async executeWith(
     input: string | Message[],
     options: ExecuteOptions,
@@ -131,7 +141,7 @@ export class Executor {
         registry: this.registry,
         runner: this.runner,
         clock,
-        base: options.system === undefined ? this.base : requestBase(this.options, options.system),
+        base: await this.baseFor(options.system),
       },
       {
         messages,
@@ -154,10 +164,18 @@ export class Executor {
   }
 }
 
-function requestBase(options: ExecutorOptions, system: string | undefined): Omit<ModelRequest, 'messages'> {
+function isPromptSource(value: ExecutorOptions['instructions']): value is SystemPromptSource {
+  return typeof value === 'object' && !Array.isArray(value) && typeof value.build === 'function';
+}
+
+function requestBase(
+  options: ExecutorOptions,
+  system: string | SystemPart[] | undefined,
+): Omit<ModelRequest, 'messages'> {
   const base: Omit<ModelRequest, 'messages'> = {};
-  const prompt = system ?? options.instructions;
-  if (prompt) base.system = prompt;
+  const instructions = options.instructions;
+  const prompt = system ?? (isPromptSource(instructions) ? undefined : instructions);
+  if (prompt?.length) base.system = prompt;
   if (options.temperature !== undefined) base.temperature = options.temperature;
   if (options.maxOutputTokens !== undefined) base.maxOutputTokens = options.maxOutputTokens;
   return base;
