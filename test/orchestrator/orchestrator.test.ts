@@ -412,3 +412,35 @@ describe('Orchestrator: cancellation and errors', () => {
     expectInvariants(events);
   });
 });
+
+describe('Orchestrator: checklist in a sandbox', () => {
+  it('keeps the todo checklist in a file of the sandbox when one is given', async () => {
+    const { LocalProcessSandbox } = await import('../../src/sandbox/index.js');
+    const sandbox = await LocalProcessSandbox.create();
+    try {
+      let seenBySecondStep = '';
+      const { orchestrator } = setup(
+        {
+          planner: [decideComplex, { text: planJson([{ id: 's1' }, { id: 's2', dependsOn: ['s1'] }]) }],
+          executor: [
+            { text: 'first' },
+            async () => {
+              seenBySecondStep = await sandbox.readFile('.tandem/todo.md');
+              return { text: 'second' };
+            },
+          ],
+          verifier: [{ text: 'PASS: ok' }],
+          finalizer: [{ text: 'final' }],
+        },
+        { sandbox },
+      );
+      const { result } = await collect(orchestrator, 'Two steps in a sandbox');
+      expect(result?.status).toBe('success');
+      expect(seenBySecondStep).toContain('- [x] Step 1: do s1');
+      expect(seenBySecondStep).toContain('- [ ] Step 2: do s2 (in progress)');
+      expect(await sandbox.readFile('.tandem/todo.md')).toContain('- [x] Step 2: do s2');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
