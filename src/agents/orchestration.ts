@@ -193,7 +193,7 @@ export class Orchestration {
           attempts: saved.attempts,
         });
       }
-      order = this.adopt(plan, records);
+      order = plan.steps.map((step) => records.get(step.id) ?? this.fresh(step, records));
     } else {
       plan = await stage(bus, 'planning', () =>
         parts.planner.createPlan(task, '', { signal, emit: plannerEmit, tools: toolHints }),
@@ -332,18 +332,21 @@ export class Orchestration {
   }
 
   /**
-   * Records for a (revised) plan's steps: a completed step keeps its result
-   * and is not run again; failed, skipped and new steps are pending.
+   * Records for a new or revised plan's steps: a completed step keeps its
+   * result and is not run again; failed, skipped and new steps are pending.
+   * (A resumed run restores its records as saved instead.)
    */
   private adopt(plan: Plan, records: Map<string, StepRecord>): StepRecord[] {
     return plan.steps.map((step) => {
       const existing = records.get(step.id);
-      if (existing?.status === 'completed' || (existing && existing.attempts === 0)) return existing;
-      if (existing?.status === 'pending' && this.recorder.state.conversations[step.id]) return existing;
-      const record: StepRecord = { step, status: 'pending', output: '', attempts: 0 };
-      records.set(step.id, record);
-      return record;
+      return existing?.status === 'completed' ? existing : this.fresh(step, records);
     });
+  }
+
+  private fresh(step: PlanStep, records: Map<string, StepRecord>): StepRecord {
+    const record: StepRecord = { step, status: 'pending', output: '', attempts: 0 };
+    records.set(step.id, record);
+    return record;
   }
 
   private async writeTodo(plan: Plan, order: readonly StepRecord[]): Promise<void> {

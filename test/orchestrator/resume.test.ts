@@ -133,6 +133,46 @@ describe('run state and resume', () => {
     expectInvariants(events);
   });
 
+  it('does not retry steps that had already failed or been skipped when the run stopped', async () => {
+    const { tool } = ledger();
+    const store = new MemoryCheckpointStore<RunState>();
+    const controller = new AbortController();
+    const broken = {
+      error: new (await import('../../src/core/errors.js')).ModelError('bad_request', 'nope'),
+    };
+    const first = orchestrator(
+      {
+        planner: [
+          decideComplex,
+          { text: planJson([{ id: 's1' }, { id: 's2', dependsOn: ['s1'] }, { id: 's3' }]) },
+          { text: 'try harder' },
+          broken,
+        ],
+        executor: [
+          broken,
+          broken,
+          () => {
+            controller.abort(new Error('crash'));
+            return { hang: true };
+          },
+        ],
+      },
+      { tools: [tool], checkpoints: store },
+    );
+    const crashed = first.o.run('Three steps', { signal: controller.signal });
+    await crashed.result.catch(() => undefined);
+    const saved = (await store.load(crashed.runId))!;
+    expect(saved.steps.map((s) => s.status)).toEqual(['failed', 'skipped', 'running']);
+    const second = orchestrator(
+      { planner: [], executor: [{ text: 's3 done' }] },
+      { tools: [tool], checkpoints: store },
+    );
+    const result = await second.o.resume(saved).result;
+    expect(result.steps.map((s) => s.status)).toEqual(['failed', 'skipped', 'completed']);
+    expect(result.status).toBe('partial');
+    expect(second.executor.calls).toBe(1);
+  });
+
   it('pauses at an approval, saves the pending call, and a resume with the answer runs it once', async () => {
     const { entries, tool } = ledger();
     const store = new MemoryCheckpointStore<RunState>();
