@@ -16,6 +16,8 @@ const ADAPTERS: Record<string, string[]> = {
   sandbox: ['core', 'model', 'tools'],
   fs: ['core', 'state'],
   redis: ['core', 'safety', 'state'],
+  otel: ['core'],
+  mcp: ['core', 'model', 'tools'],
 };
 
 function files(dir: string): string[] {
@@ -48,7 +50,7 @@ describe('architecture', () => {
   });
 
   it('keeps node: modules out of the core entry point', () => {
-    const coreLayers = new Set([...ORDER, 'providers', 'testing', 'index']);
+    const coreLayers = new Set([...ORDER, 'providers', 'testing', 'otel', 'index']);
     const offenders = all.filter(
       (f) => coreLayers.has(layerOf(f)) && importsOf(f).some((s) => s.startsWith('node:')),
     );

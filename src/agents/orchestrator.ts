@@ -13,7 +13,8 @@ import { directInvoker } from '../model/invoke.js';
 import { parseRunState, type RunState } from '../state/run-state.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { Executor } from './executor.js';
-import { Orchestration, type OrchestrationParts } from './orchestration.js';
+import { Orchestration } from './orchestration.js';
+import type { OrchestrationParts } from './orchestration-parts.js';
 import type {
   OrchestratorOptions,
   OrchestratorResult,
