@@ -11,6 +11,7 @@ const entry = {
   'sandbox/index': 'src/sandbox/index.ts',
   'redis/index': 'src/redis/index.ts',
   'fs/index': 'src/fs/index.ts',
+  'mcp/index': 'src/mcp/index.ts',
 };
 
 export default defineConfig([
