@@ -12,6 +12,7 @@ const entry = {
   'redis/index': 'src/redis/index.ts',
   'fs/index': 'src/fs/index.ts',
   'mcp/index': 'src/mcp/index.ts',
+  'otel/index': 'src/otel/index.ts',
 };
 
 export default defineConfig([

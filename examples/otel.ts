@@ -1,0 +1,81 @@
+/**
+ * OpenTelemetry spans from a run, offline: a scripted plan-and-execute run
+ * instrumented with `instrument`, its spans collected by an in-memory
+ * exporter and printed as a tree. In an application you would register your
+ * usual exporter (OTLP, console…) on the provider instead.
+ *
+ *   npx tsx examples/otel.ts
+ */
+import type { HrTime } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { z } from 'zod';
+import { Orchestrator } from '../src/agents/orchestrator.js';
+import { instrument } from '../src/otel/index.js';
+import { ScriptedModel } from '../src/testing/index.js';
+import { defineTool } from '../src/tools/types.js';
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
+const readDoc = defineTool({
+  name: 'read_doc',
+  description: 'Read a short internal document by name.',
+  parameters: z.object({ name: z.enum(['pricing', 'roadmap']) }),
+  execute: ({ name }) => (name === 'pricing' ? 'Basic 10 EUR, Pro 25 EUR.' : 'Q3: SSO.'),
+});
+const usage = (input: number, output: number) => ({ inputTokens: input, outputTokens: output });
+const step = (id: string, description: string, dependsOn: string[] = []) => ({ id, description, dependsOn });
+
+const orchestrator = new Orchestrator({
+  planner: new ScriptedModel([
+    { text: '{"needsPlan": true, "reasoning": "two documents, then a summary"}', usage: usage(120, 15) },
+    {
+      text: JSON.stringify({
+        title: 'Brief',
+        summary: 'Read pricing, then summarise.',
+        steps: [step('pricing', 'Read the pricing document'), step('brief', 'Write the brief', ['pricing'])],
+      }),
+      usage: usage(300, 60),
+    },
+  ]),
+  executor: new ScriptedModel([
+    { toolCalls: [{ name: 'read_doc', args: { name: 'pricing' } }], usage: usage(400, 20) },
+    { toolCalls: [{ name: 'read_doc', args: { name: 'secret' } }], usage: usage(450, 20) },
+    { text: 'Basic costs 10 EUR, Pro 25 EUR.', usage: usage(500, 12) },
+    { text: 'Brief: two plans, 10 and 25 EUR a month.', usage: usage(350, 18) },
+  ]),
+  verifier: new ScriptedModel([{ text: 'PASS: complete.', usage: usage(200, 5) }]),
+  finalizer: ({ steps }) => steps.at(-1)?.output ?? '',
+  tools: [readDoc],
+  classify: 'llm',
+});
+
+const run = orchestrator.run('Write a short pricing brief.');
+instrument(run, { tracer: provider.getTracer('example'), attributes: { 'app.user': 'demo' } });
+const result = await run.result;
+
+const spans = exporter.getFinishedSpans();
+const msOf = (t: HrTime) => t[0] * 1000 + t[1] / 1e6;
+const status = ['', ' ok', ' ERROR'];
+function print(span: ReadableSpan, depth: number): void {
+  const a = span.attributes;
+  const tokens =
+    a['gen_ai.usage.input_tokens'] === undefined
+      ? ''
+      : ` tokens=${a['gen_ai.usage.input_tokens']}/${a['gen_ai.usage.output_tokens']}`;
+  const events = span.events.length ? ` events=[${span.events.map((e) => e.name).join(', ')}]` : '';
+  const ms = (msOf(span.endTime) - msOf(span.startTime)).toFixed(1);
+  console.log(`${'  '.repeat(depth)}${span.name} (${ms} ms)${status[span.status.code]}${tokens}${events}`);
+  const id = span.spanContext().spanId;
+  const children = spans.filter((s) => s.parentSpanContext?.spanId === id);
+  children.sort((x, y) => msOf(x.startTime) - msOf(y.startTime) || spans.indexOf(x) - spans.indexOf(y));
+  for (const child of children) print(child, depth + 1);
+}
+for (const root of spans.filter((s) => !s.parentSpanContext)) print(root, 0);
+console.log(`\n${spans.length} spans; run status=${result.status}`);
+await provider.shutdown();

@@ -1,0 +1,53 @@
+/**
+ * The root span of a run: what it records when it starts and how the
+ * terminal event ends it.
+ * @module
+ */
+import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
+import type { TandemEvent } from '../core/events.js';
+import { type ContentPolicy, content, put, setUsageAttributes, toHrTime } from './values.js';
+
+/** Attributes of a root span started by `event` (normally `run_started`; any event when attached late). */
+export function rootAttributes(
+  event: TandemEvent,
+  extra: Attributes | undefined,
+  policy: ContentPolicy,
+): Attributes {
+  const a: Attributes = { ...extra };
+  a['tandem.run.id'] = event.runId;
+  a['gen_ai.operation.name'] = 'invoke_agent';
+  put(a, 'gen_ai.agent.name', event.agent);
+  if (event.type === 'run_started') put(a, 'tandem.input', content(policy, event.input));
+  else a['tandem.attached_late'] = true;
+  return a;
+}
+
+/**
+ * Ends the root span with the run's outcome: OK after `complete` (ERROR when
+ * its status is `failed`), ERROR plus an `exception` event after `error`.
+ * Usage becomes the run's total carried by the event.
+ */
+export function endRoot(span: Span, e: TandemEvent<'complete' | 'error'>, policy: ContentPolicy): void {
+  if (e.type === 'complete') {
+    span.setAttribute('tandem.run.status', e.status);
+    span.setAttribute('tandem.output.length', e.output.length);
+    const output = content(policy, e.output);
+    if (output !== undefined) span.setAttribute('tandem.output', output);
+    setUsageAttributes(span, e.usage);
+    span.setStatus(
+      e.status === 'failed'
+        ? { code: SpanStatusCode.ERROR, message: 'run completed with status failed' }
+        : { code: SpanStatusCode.OK },
+    );
+  } else {
+    span.setAttribute('error.type', e.error.kind);
+    span.addEvent(
+      'exception',
+      { 'exception.type': e.error.kind, 'exception.message': e.error.message },
+      toHrTime(e.at),
+    );
+    if (e.usage) setUsageAttributes(span, e.usage);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: e.error.message });
+  }
+  span.end(toHrTime(e.at));
+}
