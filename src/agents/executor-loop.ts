@@ -25,6 +25,7 @@ import {
   MAX_EMPTY_REPLY_RETRIES,
   MAX_INVALID_JSON_RETRIES,
 } from './executor-options.js';
+import { reflect, reflectionFeedback } from './executor-reflection.js';
 import { toolMessage, toolOnlyOutput } from './executor-results.js';
 import {
   budgetWarning,
@@ -77,6 +78,10 @@ export class ExecutorLoop {
   private errorStreak = 0;
   private pendingText = '';
   private lastOutcomes: ToolOutcome[] | undefined;
+  private toolTurns = 0;
+  private reflections = 0;
+  /** The answer a reflection sent back; it stands if the model then gives no new one. */
+  private retriedAnswer: string | undefined;
   private notes: string[] = [];
   private readonly repetition = new RepetitionGuard();
   private finishReason: FinishReason = 'stop';
@@ -197,18 +202,22 @@ export class ExecutorLoop {
       );
       return this.result(this.pendingText, 'partial', error);
     }
-    return this.result(this.pendingText + text, 'success');
+    return this.answer(this.pendingText + text);
   }
 
   /** A reply with neither text nor tool calls. */
-  private onEmpty(response: ModelResponse): ExecutorResult | undefined {
+  private onEmpty(response: ModelResponse): ExecutorResult | Promise<ExecutorResult | undefined> | undefined {
     if (this.pendingText) {
       this.iterations++;
-      return this.result(this.pendingText, 'success');
+      return this.answer(this.pendingText);
+    }
+    if (this.retriedAnswer !== undefined) {
+      this.iterations++;
+      return this.result(this.retriedAnswer, 'success');
     }
     if (this.lastOutcomes) {
       this.iterations++;
-      return this.result(toolOnlyOutput(this.lastOutcomes), 'success');
+      return this.answer(toolOnlyOutput(this.lastOutcomes));
     }
     if (response.finishReason === 'content_filter') {
       const cause = new ModelError(
@@ -278,9 +287,11 @@ export class ExecutorLoop {
       agent: run.agent,
       sandbox: deps.options.sandbox,
       gate: deps.options.gate,
+      filterOutput: deps.options.outputFilter,
     });
     run.messages.push(toolMessage(outcomes));
     this.toolCalls += outcomes.length;
+    this.toolTurns++;
     this.lastOutcomes = outcomes;
     if (run.signal.aborted) throw this.typed(run.signal.reason);
     await run.onCheckpoint?.(run.messages);
@@ -312,10 +323,54 @@ export class ExecutorLoop {
     if (this.notes.length > 0) this.notes = [];
   }
 
+  /** A final answer: returned, or first judged when reflection is on. */
+  private answer(output: string): ExecutorResult | Promise<ExecutorResult | undefined> {
+    return this.deps.limits.reflection ? this.reflectOn(output) : this.result(output, 'success');
+  }
+
+  /**
+   * Returns `output`, or — when the judge says `RETRY` and an iteration is
+   * left — appends its feedback and returns `undefined` so the loop goes on.
+   * A reflection cut by the wall-clock budget leaves the answer standing.
+   */
+  private async reflectOn(output: string): Promise<ExecutorResult | undefined> {
+    const { deps, run } = this;
+    const settings = deps.limits.reflection!;
+    if (
+      this.reflections >= settings.maxReflections ||
+      this.toolTurns < settings.minToolTurns ||
+      this.iterations >= deps.limits.maxIterations
+    ) {
+      return this.result(output, 'success');
+    }
+    this.reflections++;
+    let retry: string | undefined;
+    try {
+      const verdict = await reflect(settings, {
+        messages: run.messages,
+        firstNew: this.firstNew,
+        answer: output,
+        signal: run.signal,
+        emit: run.emit,
+        usage: run.usage,
+      });
+      if (verdict.verdict === 'retry') retry = verdict.feedback;
+    } catch (error) {
+      if (!run.timedOut()) throw error;
+    }
+    if (retry === undefined || run.timedOut()) return this.result(output, 'success');
+    this.retriedAnswer = output;
+    this.pendingText = '';
+    this.continuations = 0;
+    run.messages.push(reflectionFeedback(retry));
+    return undefined;
+  }
+
   private exhausted(): ExecutorResult {
     const max = this.deps.limits.maxIterations;
     const error = new RunError('max_iterations', `Stopped after ${max} iteration(s) without a final answer`);
-    const output = this.pendingText || (this.lastOutcomes ? toolOnlyOutput(this.lastOutcomes) : '');
+    const output =
+      this.pendingText || this.retriedAnswer || (this.lastOutcomes ? toolOnlyOutput(this.lastOutcomes) : '');
     return this.result(output, 'partial', error);
   }
 

@@ -11,8 +11,9 @@ import type { Usage } from '../core/usage.js';
 import type { CompressHook, ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolGate } from '../tools/runner.js';
+import type { ToolGate, ToolOutputFilter } from '../tools/runner.js';
 import type { Tool } from '../tools/types.js';
+import { type ReflectionOptions, type ReflectionSettings, resolveReflection } from './executor-reflection.js';
 
 /** Capability tier of an agent; sets the default iteration budget. */
 export type ExecutorTier = 'flash' | 'pro' | 'max';
@@ -74,6 +75,12 @@ export interface ExecutorOptions {
   runtime?: Partial<Runtime>;
   /** Consulted before each ready tool call runs: approvals and guardrails plug in here. */
   gate?: ToolGate;
+  /**
+   * Rewrites each successful tool output before the model sees it, e.g.
+   * `guardrails.outputFilter()` to neutralise prompt injections in fetched
+   * pages. The model never sees the unfiltered output.
+   */
+  outputFilter?: ToolOutputFilter;
   /** Passed to tools in their context. */
   sandbox?: Sandbox;
   temperature?: number;
@@ -87,6 +94,12 @@ export interface ExecutorOptions {
   context?: () => ConversationContext;
   /** Called before each model call with the outgoing request (after `context`); may return a replacement. */
   prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+  /**
+   * Have a cheap model judge an answer reached with tools before it is
+   * returned; a `RETRY` verdict sends its note back as feedback and the loop
+   * goes on (docs/executor.md#reflection). Off when absent; the seed had it on.
+   */
+  reflection?: ReflectionOptions;
 }
 
 /** What the Executor needs of a context manager (the context layer's `ContextManager` is one). */
@@ -151,11 +164,13 @@ export interface ExecutorLimits {
   timeoutMs: number;
   maxLengthContinuations: number;
   maxInvalidToolTurns: number;
+  /** Present when reflection is on. */
+  reflection?: ReflectionSettings;
 }
 
 /**
  * Applies defaults and validates the limits.
- * @throws ConfigError for a missing model, an unknown tier or a limit out of range.
+ * @throws ConfigError for a missing model, an unknown tier, a limit out of range or invalid `reflection` options.
  */
 export function resolveLimits(options: ExecutorOptions): ExecutorLimits {
   if (!options?.model) throw new ConfigError('Executor: `model` is required');
@@ -172,6 +187,7 @@ export function resolveLimits(options: ExecutorOptions): ExecutorLimits {
   requireInteger('maxLengthContinuations', limits.maxLengthContinuations, 0);
   requireInteger('maxInvalidToolTurns', limits.maxInvalidToolTurns, 1);
   if (!(limits.timeoutMs > 0)) throw new ConfigError('Executor: `timeoutMs` must be a positive number');
+  if (options.reflection) limits.reflection = resolveReflection(options.reflection);
   return limits;
 }
 

@@ -4,6 +4,7 @@ export * from './classify-task.js';
 export * from './dispatch.js';
 export * from './executor.js';
 export * from './executor-options.js';
+export * from './executor-reflection.js';
 export { toolOnlyOutput } from './executor-results.js';
 export * from './finalizer.js';
 export * from './handoff.js';

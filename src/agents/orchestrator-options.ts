@@ -82,8 +82,10 @@ export interface OrchestratorOptions {
    * Input and output guardrails: a blocked task ends the run with a
    * `guardrail` error before any model call; the final answer is scanned and a
    * blocked or redacted answer is replaced — the replacement is what the
-   * result and the saved state keep. (Tool-argument scans run in `approvals`
-   * or `guardrails.toolGate()` as the `gate`.)
+   * result and the saved state keep; outputs of untrusted tools (web, fetch,
+   * search…) are screened for injected instructions before the model sees
+   * them. (Tool-argument scans run in `approvals` or `guardrails.toolGate()`
+   * as the `gate`.)
    */
   guardrails?: Guardrails;
   /** Approvals (scan first, then ask): its gate guards every tool call, and `resume` delivers answers to it. */

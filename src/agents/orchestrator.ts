@@ -60,6 +60,8 @@ export class Orchestrator {
       runtime: this.runtime,
       sandbox: options.sandbox,
       gate: options.gate ?? options.approvals?.gate,
+      // Guardrails given to the orchestrator also screen untrusted tool output.
+      outputFilter: options.executorOptions?.outputFilter ?? options.guardrails?.outputFilter(),
     };
     const verifier = options.verifier === undefined ? options.executor : options.verifier;
     const finalizer = options.finalizer ?? options.executor;

@@ -87,6 +87,7 @@ export interface EventPayloads {
     isError: boolean;
     durationMs: number;
     truncated?: boolean;
+    filtered?: boolean;
   };
   handoff: { from: string; to: string; task: string; accepted: boolean; reason?: string };
   skill_output: { skillId: string; output: unknown; depth: number };

@@ -19,13 +19,15 @@ import type { ToolContext } from './types.js';
 export interface ToolOutcome {
   toolCallId: string;
   toolName: string;
-  /** The full output; the `tool_result` event carries it. */
+  /** The full output (after the context's `filterOutput`); the `tool_result` event carries it. */
   output: string;
   /** What the model sees: `output`, truncated past the tool's limit. */
   content: string;
   isError: boolean;
   truncated: boolean;
   durationMs: number;
+  /** Set when `filterOutput` changed the tool's output; the original is not kept. */
+  filtered?: boolean;
 }
 
 /** A call that passed name, JSON and argument checks. */
@@ -45,6 +47,17 @@ export type ToolGate = (
   ctx: RunToolsContext,
 ) => GateDecision | Promise<GateDecision> | undefined;
 
+/**
+ * Rewrites a successful tool's output before the model sees it (and before
+ * truncation): untrusted-content guardrails plug in here. A filter that
+ * throws answers the call with an error instead of the unfiltered output.
+ */
+export type ToolOutputFilter = (
+  output: string,
+  call: ReadyToolCall,
+  ctx: RunToolsContext,
+) => string | Promise<string>;
+
 /** What {@link ToolRunner.run} needs from the run. */
 export interface RunToolsContext {
   /** Aborts every unfinished call of the turn. */
@@ -55,6 +68,7 @@ export interface RunToolsContext {
   agent?: string;
   sandbox?: Sandbox;
   gate?: ToolGate;
+  filterOutput?: ToolOutputFilter;
 }
 
 /** Options of a {@link ToolRunner}. */
@@ -70,6 +84,7 @@ export interface ToolRunnerOptions {
 interface Settled {
   output: string;
   isError: boolean;
+  filtered?: boolean;
 }
 
 /** Executes a turn's tool calls. One runner serves any number of runs. */
@@ -155,7 +170,11 @@ export class ToolRunner {
       }
     }
     if (!settled && ctx.signal.aborted) settled = { output: abortedText(tool.name), isError: true };
-    settled ??= await this.invoke(prepared, ctx);
+    if (!settled) {
+      settled = await this.invoke(prepared, ctx);
+      if (ctx.filterOutput && !settled.isError)
+        settled = await filter(ctx.filterOutput, settled.output, prepared, ctx);
+    }
     const durationMs = this.clock.now() - start;
     return this.complete(
       call.id,
@@ -165,6 +184,7 @@ export class ToolRunner {
       settled.isError,
       durationMs,
       ctx.emit,
+      settled.filtered,
     );
   };
 
@@ -236,11 +256,49 @@ export class ToolRunner {
     isError: boolean,
     durationMs: number,
     emit: Emitter,
+    filtered?: boolean,
   ): ToolOutcome {
     const { text, truncated } = truncateOutput(output, toolLimit ?? this.maxOutputChars);
-    emit.emit('tool_result', { id, name, output, isError, durationMs, truncated });
-    return { toolCallId: id, toolName: name, output, content: text, isError, truncated, durationMs };
+    const outcome: ToolOutcome = {
+      toolCallId: id,
+      toolName: name,
+      output,
+      content: text,
+      isError,
+      truncated,
+      durationMs,
+    };
+    if (filtered) {
+      outcome.filtered = true;
+      emit.emit('tool_result', { id, name, output, isError, durationMs, truncated, filtered });
+    } else emit.emit('tool_result', { id, name, output, isError, durationMs, truncated });
+    return outcome;
   }
+}
+
+/** Applies `filterOutput`; a failure never lets the unfiltered output through. */
+async function filter(
+  filterOutput: ToolOutputFilter,
+  output: string,
+  prepared: ReadyToolCall,
+  ctx: RunToolsContext,
+): Promise<Settled> {
+  let filtered: unknown;
+  try {
+    filtered = await filterOutput(output, prepared, ctx);
+  } catch (error) {
+    if (ctx.signal.aborted) return { output: abortedText(prepared.tool.name), isError: true };
+    return { output: `Error: the tool's output filter failed: ${errorMessage(error)}`, isError: true };
+  }
+  if (typeof filtered !== 'string') {
+    return {
+      output: `Error: the tool's output filter failed: it returned ${typeof filtered}`,
+      isError: true,
+    };
+  }
+  return filtered === output
+    ? { output, isError: false }
+    : { output: filtered, isError: false, filtered: true };
 }
 
 function emitCall(emit: Emitter, prepared: PreparedCall): void {

@@ -1,17 +1,23 @@
 /**
- * `Guardrails`: the three stages (input, output, tool calls) with their
- * default guardrails, composable with your own, sharing one time budget and
- * one clock.
+ * `Guardrails`: the stages (input, output, tool calls, tool outputs) with
+ * their default guardrails, composable with your own, sharing one time budget
+ * and one clock.
  * @module
  */
 import type { Emitter } from '../../core/events.js';
 import { type Clock, systemClock } from '../../core/seams.js';
-import type { ReadyToolCall, ToolGate } from '../../tools/runner.js';
+import type { ReadyToolCall, ToolGate, ToolOutputFilter } from '../../tools/runner.js';
 import { DEFAULT_GUARDRAIL_TIMEOUT_MS, runGuardrails } from './guardrail-runner.js';
 import { jailbreakGuardrail } from './input.js';
 import { DEFAULT_BLOCKED_OUTPUT_MESSAGE, harmfulContentGuardrail, piiGuardrail } from './output.js';
 import { toolArgsGuardrail } from './tool-args.js';
-import type { Guardrail, GuardrailVerdict, TextVerdict, ToolScanSubject } from './types.js';
+import type { Guardrail, GuardrailAction, GuardrailVerdict, TextVerdict, ToolScanSubject } from './types.js';
+import {
+  DEFAULT_UNTRUSTED_TOOL_PATTERN,
+  type UntrustedLevel,
+  untrustedContentGuardrail,
+  wrapUntrusted,
+} from './untrusted.js';
 
 /** Options of {@link Guardrails}. */
 export interface GuardrailsOptions {
@@ -29,6 +35,37 @@ export interface GuardrailsOptions {
   blockedOutputMessage?: string;
   /** Clock of the scan budgets. Default: the system clock. */
   clock?: Clock;
+  /** The tool-output stage: which tools return untrusted content and what to do with it. */
+  toolOutput?: ToolOutputOptions;
+}
+
+/** Options of the tool-output stage ({@link Guardrails.checkToolOutput}). */
+export interface ToolOutputOptions {
+  /**
+   * Which tools return untrusted content. Default: names matching
+   * {@link DEFAULT_UNTRUSTED_TOOL_PATTERN} (fetch, http, browse, web, search,
+   * read_url, scrape, crawl).
+   */
+  untrusted?: RegExp | ((toolName: string) => boolean);
+  /** Tools untrusted whatever `untrusted` says, e.g. `['read_file']` when files come from users. */
+  untrustedTools?: readonly string[];
+  /** Detection level. Default `medium`. */
+  level?: UntrustedLevel;
+  /**
+   * `warn` (default): neutralise and report; `block`: replace the whole
+   * output with `Tool output withheld: <reason>`; `log`: report only.
+   */
+  action?: GuardrailAction;
+  /** Frame untrusted outputs in `<untrusted_content>` delimiters. Default true. */
+  wrap?: boolean;
+  /** Image hosts allowed to receive query data. */
+  trustedImageHosts?: readonly string[];
+}
+
+/** The verdict on a tool's output. */
+export interface ToolOutputVerdict extends TextVerdict {
+  /** The tool counts as untrusted; when false nothing was checked and `text` is the output as it was. */
+  untrusted: boolean;
 }
 
 /** Where a check's events go and what cancels it. */
@@ -69,6 +106,9 @@ export class Guardrails {
   private readonly timeoutMs: number;
   private readonly failClosed: boolean;
   private readonly clock: Clock;
+  private readonly isUntrusted: (toolName: string) => boolean;
+  private readonly untrustedContent: Guardrail<string>;
+  private readonly wrapToolOutput: boolean;
   /** What a blocked output is replaced with. */
   readonly blockedOutputMessage: string;
 
@@ -81,6 +121,10 @@ export class Guardrails {
     this.failClosed = options.failClosed ?? false;
     this.clock = options.clock ?? systemClock;
     this.blockedOutputMessage = options.blockedOutputMessage ?? DEFAULT_BLOCKED_OUTPUT_MESSAGE;
+    const toolOutput = options.toolOutput ?? {};
+    this.isUntrusted = untrustedPredicate(toolOutput);
+    this.untrustedContent = untrustedContentGuardrail(toolOutput);
+    this.wrapToolOutput = toolOutput.wrap ?? true;
   }
 
   /** Checks user input. `text` is the input as the guardrails left it. */
@@ -125,6 +169,47 @@ export class Guardrails {
     };
   }
 
+  /**
+   * Checks what a tool returned before the model reads it. For an untrusted
+   * tool, `text` is the output with instruction-like text neutralised (per
+   * `action`), framed in `<untrusted_content source="<tool>">` delimiters;
+   * when blocked, `Tool output withheld: <reason>`. Findings are `guardrail`
+   * events with stage `tool` and rules `untrusted.<rule>`.
+   */
+  async checkToolOutput(
+    toolName: string,
+    text: string,
+    options: GuardrailCheckOptions = {},
+  ): Promise<ToolOutputVerdict> {
+    if (!this.isUntrusted(toolName)) return { blocked: false, findings: [], text, untrusted: false };
+    const { subject, ...verdict } = await runGuardrails(
+      [this.untrustedContent],
+      text,
+      this.runOptions('tool', options),
+    );
+    if (verdict.blocked) {
+      return {
+        ...verdict,
+        text: `Tool output withheld: ${verdict.reason ?? 'untrusted content'}`,
+        untrusted: true,
+      };
+    }
+    return {
+      ...verdict,
+      text: this.wrapToolOutput ? wrapUntrusted(subject, toolName) : subject,
+      untrusted: true,
+    };
+  }
+
+  /**
+   * The tool-output stage as a runner filter: pass it as the Executor's
+   * `outputFilter`. Outputs of trusted tools pass untouched.
+   */
+  outputFilter(): ToolOutputFilter {
+    return async (output, call, ctx) =>
+      (await this.checkToolOutput(call.tool.name, output, { emit: ctx.emit, signal: ctx.signal })).text;
+  }
+
   private runOptions(stage: 'input' | 'output' | 'tool', options: GuardrailCheckOptions) {
     return {
       stage,
@@ -135,6 +220,15 @@ export class Guardrails {
       signal: options.signal,
     };
   }
+}
+
+function untrustedPredicate(options: ToolOutputOptions): (toolName: string) => boolean {
+  const marked = new Set(options.untrustedTools ?? []);
+  const rule = options.untrusted ?? DEFAULT_UNTRUSTED_TOOL_PATTERN;
+  if (typeof rule === 'function') return (name) => marked.has(name) || rule(name);
+  // A global or sticky RegExp would remember lastIndex between tests.
+  const re = new RegExp(rule.source, rule.flags.replace(/[gy]/g, ''));
+  return (name) => marked.has(name) || re.test(name);
 }
 
 /** The subject tool guardrails see for a ready call. */

@@ -8,4 +8,5 @@ export * from './pii.js';
 export * from './shell-check.js';
 export * from './tool-args.js';
 export * from './types.js';
+export * from './untrusted.js';
 export * from './url-check.js';
