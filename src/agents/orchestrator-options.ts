@@ -22,6 +22,7 @@ import type { ExecutorOptions } from './executor-options.js';
 import type { FinalizeReducer } from './finalizer.js';
 import type { HandoffManager } from './handoff.js';
 import type { Plan } from './plan.js';
+import type { StepRunner } from './step-job.js';
 import type { TodoStore } from './todo.js';
 import type { Verification } from './verifier.js';
 
@@ -108,6 +109,11 @@ export interface OrchestratorOptions {
   skills?: DirectSkills;
   /** Dedicated modes → skill and parameter. Default {@link DEFAULT_SKILL_MODES}. */
   skillModes?: Record<string, SkillMode>;
+  /**
+   * Runs plan steps somewhere else (e.g. `tandem-agents/queue` workers, which
+   * call `Orchestrator.runStep`). Default: in this process.
+   */
+  stepRunner?: StepRunner;
   /** Saves the run's state at every step boundary, tool turn and interrupt. */
   checkpoints?: CheckpointStore;
   /** Where `resume(state, responses)` delivers the answers to pending interrupts. */

@@ -24,6 +24,7 @@ import type {
 import { Planner } from './planner.js';
 import { Run, type RunInit } from './run.js';
 import { RunRecorder } from './run-recorder.js';
+import { runStepJob, type StepJob, type StepJobContext, type StepJobResult } from './step-job.js';
 
 export * from './orchestrator-options.js';
 
@@ -90,6 +91,14 @@ export class Orchestrator {
       verifier: verifier ? invoke(verifier) : undefined,
       finalizer: typeof finalizer === 'function' ? { reducer: finalizer } : { invoker: invoke(finalizer) },
     };
+  }
+
+  /**
+   * Runs one plan step job through the escalation ladder with this
+   * orchestrator's models and tools — what a remote step worker calls.
+   */
+  runStep(job: StepJob, context: StepJobContext): Promise<StepJobResult> {
+    return runStepJob(this.parts, job, context);
   }
 
   /** Starts a run. Consume it with `for await`, `run.on(type, fn)` or `await run.result`. */

@@ -15,7 +15,8 @@ import type { OrchestratorResult } from './orchestrator-options.js';
 import { type Plan, type PlanStep, planSchema } from './plan.js';
 import type { RevisionContext } from './planner.js';
 import type { RunRecorder } from './run-recorder.js';
-import { runStepLadder, stepView } from './step-runner.js';
+import { runStepJob, type StepJob, type StepRunner } from './step-job.js';
+import { findingsFor, stepView } from './step-runner.js';
 import { MemoryTodoStore, renderTodo, SandboxTodoStore, type TodoStore, todoProgress } from './todo.js';
 import { type Verification, verifyResults } from './verifier.js';
 
@@ -150,25 +151,25 @@ export class PlannedRun {
           const resume = recorder.state.conversations[id];
           await this.writeTodo(plan, order);
           await recorder.save();
-          await runStepLadder(
-            record,
-            {
-              plan,
-              records,
-              executor: parts.executor,
-              takeover: parts.takeover,
-              planner: parts.planner,
-              clock: parts.runtime.clock,
-              stepTimeoutMs: options.stepTimeoutMs ?? 180_000,
-              maxFindingChars: options.maxFindingChars ?? 2_000,
-              instructions: options.instructions,
-              todo: () => this.todo.read(),
-              emit: bus.scope({ agent: 'executor' }),
-              onConversation: (conversation, messages) => recorder.conversation(id, conversation, messages),
-              resume,
-            },
+          const job: StepJob = {
+            runId: bus.runId,
+            plan,
+            step: record.step,
+            findings: findingsFor(record.step, records),
+            todo: await this.todo.read(),
+            attempts: record.attempts,
+          };
+          if (resume) job.resume = resume;
+          const runner: StepRunner = options.stepRunner ?? ((j, c) => runStepJob(parts, j, c));
+          const outcome = await runner(job, {
             signal,
-          );
+            emit: bus,
+            onConversation: (conversation, messages) => recorder.conversation(id, conversation, messages),
+          });
+          record.status = outcome.status;
+          record.output = outcome.output;
+          record.error = outcome.error;
+          record.attempts = outcome.attempts;
           recorder.endConversation(id);
           if (record.status === 'completed') {
             bus.scope({ stepId: id }).emit('plan_step_completed', {

@@ -26,7 +26,8 @@ export type AttemptMode = 'normal' | 'enhanced' | 'takeover';
 /** What the ladder needs from the orchestrator. */
 export interface StepLadderDeps {
   plan: Plan;
-  records: ReadonlyMap<string, StepRecord>;
+  /** Outputs of the steps this one depends on. */
+  findings: readonly StepFinding[];
   executor: Executor;
   /** Runs the planner model as an agent for takeovers. */
   takeover: Executor;
@@ -57,7 +58,8 @@ export function stepView(record: StepRecord): PlanStepView {
   return { id, description, dependsOn: [...dependsOn], status: record.status };
 }
 
-function findingsFor(step: PlanStep, records: ReadonlyMap<string, StepRecord>): StepFinding[] {
+/** Outputs of the completed steps `step` depends on. */
+export function findingsFor(step: PlanStep, records: ReadonlyMap<string, StepRecord>): StepFinding[] {
   const out: StepFinding[] = [];
   for (const dep of step.dependsOn) {
     const rec = records.get(dep);
@@ -79,11 +81,10 @@ export async function runStepLadder(
 ): Promise<void> {
   const { step } = record;
   const emit = deps.emit.scope({ stepId: step.id });
-  const findings = findingsFor(step, deps.records);
   const base = {
     plan: deps.plan,
     step,
-    findings,
+    findings: deps.findings,
     maxFindingChars: deps.maxFindingChars,
     instructions: deps.instructions,
   };

@@ -444,3 +444,33 @@ describe('Orchestrator: checklist in a sandbox', () => {
     }
   });
 });
+
+describe('Orchestrator: step runners', () => {
+  it('sends each step as a plain-JSON job to a custom step runner, which may be another orchestrator', async () => {
+    const worker = setup({ executor: [{ text: 'remote one' }, { text: 'remote two' }] });
+    const jobs: unknown[] = [];
+    const { orchestrator, models } = setup(
+      {
+        planner: [decideComplex, { text: planJson([{ id: 's1' }, { id: 's2', dependsOn: ['s1'] }]) }],
+        verifier: [{ text: 'PASS: ok' }],
+        finalizer: [{ text: 'final' }],
+      },
+      {
+        stepRunner: (job, context) => {
+          jobs.push(JSON.parse(JSON.stringify(job)));
+          return worker.orchestrator.runStep(JSON.parse(JSON.stringify(job)), context);
+        },
+      },
+    );
+    const { result, events } = await collect(orchestrator, 'Two remote steps');
+    expect(result?.steps.map((s) => [s.step.id, s.status, s.output])).toEqual([
+      ['s1', 'completed', 'remote one'],
+      ['s2', 'completed', 'remote two'],
+    ]);
+    expect(models.executor.calls).toBe(0);
+    expect(worker.models.executor.calls).toBe(2);
+    expect(jobs[1]).toMatchObject({ step: { id: 's2' }, findings: [{ stepId: 's1', output: 'remote one' }] });
+    expect(events.filter((e) => e.type === 'plan_step_started').map((e) => e.stepId)).toEqual(['s1', 's2']);
+    expectInvariants(events);
+  });
+});
