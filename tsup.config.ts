@@ -13,6 +13,7 @@ const entry = {
   'fs/index': 'src/fs/index.ts',
   'mcp/index': 'src/mcp/index.ts',
   'otel/index': 'src/otel/index.ts',
+  'queue/index': 'src/queue/index.ts',
 };
 
 export default defineConfig([

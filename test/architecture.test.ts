@@ -18,6 +18,7 @@ const ADAPTERS: Record<string, string[]> = {
   redis: ['core', 'safety', 'state'],
   otel: ['core'],
   mcp: ['core', 'model', 'tools'],
+  queue: ['core', 'agents', 'state'],
 };
 
 function files(dir: string): string[] {

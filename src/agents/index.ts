@@ -25,6 +25,7 @@ export * from './router.js';
 export { abortErrorOf, Run, type RunInit, toTandemError } from './run.js';
 export * from './run-recorder.js';
 export * from './step-job.js';
+export * from './step-job-types.js';
 export * from './step-prompt.js';
 export { findingsFor, runStepLadder, type StepLadderDeps, stepView } from './step-runner.js';
 export * from './todo.js';

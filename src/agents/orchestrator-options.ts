@@ -22,7 +22,7 @@ import type { ExecutorOptions } from './executor-options.js';
 import type { FinalizeReducer } from './finalizer.js';
 import type { HandoffManager } from './handoff.js';
 import type { Plan } from './plan.js';
-import type { StepRunner } from './step-job.js';
+import type { StepRunner } from './step-job-types.js';
 import type { TodoStore } from './todo.js';
 import type { Verification } from './verifier.js';
 

@@ -24,7 +24,8 @@ import type {
 import { Planner } from './planner.js';
 import { Run, type RunInit } from './run.js';
 import { RunRecorder } from './run-recorder.js';
-import { runStepJob, type StepJob, type StepJobContext, type StepJobResult } from './step-job.js';
+import { runStepJob } from './step-job.js';
+import type { StepJob, StepJobContext, StepJobResult } from './step-job-types.js';
 
 export * from './orchestrator-options.js';
 

@@ -1,0 +1,257 @@
+/**
+ * `queueStepRunner`: a {@link StepRunner} that sends each plan step as a
+ * BullMQ job to workers (`startStepWorker`) and replays their events on the
+ * run as they happen.
+ * @module
+ */
+import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { StepJob, StepJobContext, StepJobResult, StepRunner } from '../agents/step-job-types.js';
+import { AbortError, errorMessage, isAbortError } from '../core/errors.js';
+import { type Clock, systemClock } from '../core/seams.js';
+import {
+  CANCEL_TTL_MS,
+  cancelChannel,
+  cancelKey,
+  DEFAULT_QUEUE_NAME,
+  eventsChannel,
+  STEP_JOB_NAME,
+  stepJobId,
+} from './channels.js';
+import { loadBullMQ, OwnedConnections, type QueueConnection } from './connection.js';
+import { QueueError } from './errors.js';
+import { RemoteStep } from './remote-step.js';
+import { ChannelSubscriber } from './subscriber.js';
+
+/** How long a cancelled job's worker may take to publish its last events. */
+const END_GRACE_MS = 2_000;
+
+/** Options of {@link queueStepRunner}. Give `connection`, `queue`, or both. */
+export interface QueueStepRunnerOptions {
+  /** Redis for the queue, its events and pub/sub. Default: the connection of `queue`. */
+  connection?: QueueConnection;
+  /** A BullMQ queue you own (never closed by the runner). Default: one the runner creates. */
+  queue?: Queue;
+  /** Queue name when the runner creates the queue. Default `tandem-steps`. */
+  queueName?: string;
+  /** A job not finished this long after dispatch is cancelled and the step fails (`timeout`). Default: no limit. */
+  jobTimeoutMs?: number;
+  /** BullMQ `QueueEvents` of the queue, yours (never closed). Default: one the runner creates. */
+  events?: QueueEvents;
+  /** Options of every added job (`jobId` is always the step's). Default: completed jobs kept 1 h, failed 24 h. */
+  jobOptions?: Omit<JobsOptions, 'jobId'>;
+  /** Timers for `jobTimeoutMs`. Default: the system clock. */
+  clock?: Clock;
+}
+
+/** A step runner with the connections, queue and subscribers it created; `close()` releases them. */
+export type QueueStepRunner = StepRunner & { close(): Promise<void> };
+
+interface Parts {
+  queue: Queue;
+  events: QueueEvents;
+  main: Redis;
+  subscriber: ChannelSubscriber;
+}
+
+type Outcome = { kind: 'done'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'timeout' };
+
+/**
+ * A {@link StepRunner} dispatching steps through BullMQ. Job ids are
+ * deterministic (run, step, attempts), so dispatching the same step again
+ * waits for the existing job instead of enqueuing a second one. A job that
+ * fails (the worker threw or died) resolves as a failed step; only an abort
+ * rejects. Pass it as `OrchestratorOptions.stepRunner`.
+ * @throws QueueError `config` without `connection` or `queue`.
+ */
+export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunner {
+  const source = options.connection ?? (options.queue?.opts.connection as QueueConnection | undefined);
+  if (!source) {
+    throw new QueueError(
+      'config',
+      'queueStepRunner: pass `connection` (a client, options or a URL) or `queue`',
+    );
+  }
+  const connections = new OwnedConnections(source);
+  const queueName = options.queue?.name ?? options.queueName ?? DEFAULT_QUEUE_NAME;
+  const clock = options.clock ?? systemClock;
+  const jobOptions: JobsOptions = {
+    removeOnComplete: { age: 3_600 },
+    removeOnFail: { age: 86_400 },
+    ...options.jobOptions,
+  };
+  let parts: Promise<Parts> | undefined;
+  const created: { queue?: Queue; events?: QueueEvents; subscriber?: ChannelSubscriber } = {};
+
+  const setUp = async (): Promise<Parts> => {
+    const bullmq = await loadBullMQ();
+    const main = await connections.main();
+    created.queue = options.queue ? undefined : new bullmq.Queue(queueName, { connection: main });
+    created.events = options.events ? undefined : new bullmq.QueueEvents(queueName, { connection: main });
+    created.subscriber = new ChannelSubscriber(await connections.subscriber());
+    const events = options.events ?? created.events!;
+    await events.waitUntilReady();
+    return { queue: options.queue ?? created.queue!, events, main, subscriber: created.subscriber };
+  };
+
+  const runner = async (job: StepJob, context: StepJobContext): Promise<StepJobResult> => {
+    if (context.signal.aborted) throw abortError(context.signal.reason);
+    const failed = (error: string): StepJobResult => ({
+      status: 'failed',
+      error,
+      output: '',
+      attempts: job.attempts,
+    });
+    let ready: Parts;
+    try {
+      parts ??= setUp();
+      ready = await parts;
+    } catch (error) {
+      parts = undefined;
+      return failed(errorMessage(error));
+    }
+    return dispatch(ready, job, context, { clock, jobOptions, jobTimeoutMs: options.jobTimeoutMs, failed });
+  };
+
+  return Object.assign(runner, {
+    async close(): Promise<void> {
+      parts = undefined;
+      created.subscriber?.detach();
+      await created.events?.close();
+      await created.queue?.close();
+      await connections.close();
+    },
+  });
+}
+
+interface DispatchOptions {
+  clock: Clock;
+  jobOptions: JobsOptions;
+  jobTimeoutMs?: number;
+  failed: (error: string) => StepJobResult;
+}
+
+async function dispatch(
+  parts: Parts,
+  job: StepJob,
+  context: StepJobContext,
+  options: DispatchOptions,
+): Promise<StepJobResult> {
+  const jobId = stepJobId(job);
+  const remote = new RemoteStep(context);
+  let subscribed: Promise<() => Promise<void>> | undefined;
+  let added: Job | undefined;
+  const timers: Array<() => void> = [];
+  const wait = (promise: Promise<unknown>, ms: number) =>
+    new Promise<void>((resolve) => {
+      timers.push(options.clock.setTimer(ms, resolve));
+      promise.then(() => resolve());
+    });
+  try {
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
+      const onAbort = () => reject(abortError(context.signal.reason));
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      timers.push(() => context.signal.removeEventListener('abort', onAbort));
+      if (options.jobTimeoutMs !== undefined) {
+        timers.push(options.clock.setTimer(options.jobTimeoutMs, () => resolve({ kind: 'timeout' })));
+      }
+      (async () => {
+        // Subscribed before the job exists, so not even its first event can be missed.
+        subscribed = parts.subscriber.subscribe(eventsChannel(jobId), (text) => remote.receive(text));
+        await subscribed;
+        await parts.main.del(cancelKey(jobId));
+        if (context.signal.aborted) return;
+        try {
+          added = await parts.queue.add(STEP_JOB_NAME, job, { ...options.jobOptions, jobId });
+        } catch (error) {
+          throw new QueueError('enqueue', `could not enqueue step job ${jobId}: ${errorMessage(error)}`, {
+            cause: error,
+          });
+        }
+        if (context.signal.aborted) return;
+        return added.waitUntilFinished(parts.events);
+      })().then(
+        (value) => resolve({ kind: 'done', value }),
+        (error: unknown) => resolve({ kind: 'failed', error }),
+      );
+    }).catch(async (error: unknown) => {
+      await cancel(parts, jobId, added, (ended) => wait(ended, END_GRACE_MS), remote);
+      throw error;
+    });
+    if (outcome.kind === 'timeout') {
+      await cancel(parts, jobId, added, (ended) => wait(ended, END_GRACE_MS), remote);
+      return options.failed(
+        new QueueError('timeout', `step job ${jobId} did not finish within ${options.jobTimeoutMs} ms`)
+          .message,
+      );
+    }
+    // The worker published everything before its job finished; the ping makes sure it all arrived.
+    await parts.subscriber.sync().catch(() => undefined);
+    const saveError = await remote.settled();
+    if (outcome.kind === 'failed') {
+      const error = outcome.error instanceof QueueError ? outcome.error : jobFailed(jobId, outcome.error);
+      return options.failed(error.message);
+    }
+    if (saveError !== undefined)
+      return options.failed(`checkpoint of step job ${jobId} not saved: ${saveError}`);
+    return isStepJobResult(outcome.value)
+      ? outcome.value
+      : options.failed(jobFailed(jobId, 'the worker returned no step result').message);
+  } finally {
+    for (const cancelTimer of timers) cancelTimer();
+    await subscribed?.then(
+      (unsubscribe) => unsubscribe(),
+      () => undefined,
+    );
+  }
+}
+
+/**
+ * Tells the worker to stop (a marker key for a worker that has not
+ * subscribed yet, and a message for one that has), drops the job if no
+ * worker took it, and otherwise gives the worker's last events a moment.
+ */
+async function cancel(
+  parts: Parts,
+  jobId: string,
+  added: Job | undefined,
+  waitForEnd: (ended: Promise<void>) => Promise<void>,
+  remote: RemoteStep,
+): Promise<void> {
+  try {
+    await parts.main
+      .multi()
+      .set(cancelKey(jobId), '1', 'PX', CANCEL_TTL_MS)
+      .publish(cancelChannel(jobId), 'cancel')
+      .exec();
+    if (!added) return;
+    const state = await added.getState();
+    if (state !== 'active') {
+      await added.remove();
+      return;
+    }
+    await waitForEnd(remote.ended);
+    // Finished jobs are removed so that dispatching the step again runs it anew.
+    await added.remove().catch(() => undefined);
+  } catch {
+    // Best effort: the run is being cancelled anyway.
+  }
+}
+
+function jobFailed(jobId: string, error: unknown): QueueError {
+  return new QueueError('job_failed', `step job ${jobId} failed: ${errorMessage(error)}`, { cause: error });
+}
+
+function abortError(reason: unknown): Error {
+  return isAbortError(reason) ? (reason as Error) : new AbortError(reason);
+}
+
+function isStepJobResult(value: unknown): value is StepJobResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const result = value as Partial<StepJobResult>;
+  return (
+    (result.status === 'completed' || result.status === 'failed') &&
+    typeof result.output === 'string' &&
+    typeof result.attempts === 'number'
+  );
+}
