@@ -68,13 +68,13 @@ export class Orchestration {
   private async explicit(task: string, mode: string): Promise<OrchestratorResult> {
     const { skills, handoffs } = this.parts.options;
     const skillMode = (this.parts.options.skillModes ?? DEFAULT_SKILL_MODES)[mode];
+    this.bus.emit('routing', {
+      agent: mode,
+      confidence: 1,
+      reason: 'Explicit mode selection',
+      method: 'explicit',
+    });
     if (skillMode && skills) {
-      this.bus.emit('routing', {
-        agent: mode,
-        confidence: 1,
-        reason: 'Explicit mode selection',
-        method: 'explicit',
-      });
       const output = await stage(this.bus, 'skill', () =>
         skills.invokeDirect(
           skillMode.skill,
@@ -92,12 +92,6 @@ export class Orchestration {
         usage: emptyUsage(),
       });
     }
-    this.bus.emit('routing', {
-      agent: mode,
-      confidence: 1,
-      reason: 'Explicit mode selection',
-      method: 'explicit',
-    });
     if (!handoffs) {
       throw new ConfigError(
         `Unknown mode "${mode}": not a skill mode and no handoffs (agents) are configured`,
