@@ -6,6 +6,8 @@ import type { CancelTimer, Clock, IdGenerator, Random, Runtime } from '../core/s
 
 interface Timer {
   at: number;
+  /** The duration asked for, for {@link FakeClock.fireNext} filters. */
+  ms: number;
   seq: number;
   fn: () => void;
 }
@@ -41,7 +43,7 @@ export class FakeClock implements Clock {
   }
 
   setTimer(ms: number, fn: () => void): CancelTimer {
-    const timer: Timer = { at: this.time + Math.max(0, ms), seq: this.seq++, fn };
+    const timer: Timer = { at: this.time + Math.max(0, ms), ms, seq: this.seq++, fn };
     this.timers.push(timer);
     return () => {
       const i = this.timers.indexOf(timer);
@@ -94,10 +96,45 @@ export class FakeClock implements Clock {
     return fired;
   }
 
-  private earliest(): Timer | undefined {
+  /**
+   * Fires timers, earliest first, until `promise` settles, and returns it.
+   * Throws when the promise is still pending and no timer is left (a
+   * deadlock) or after `maxTimers`.
+   */
+  async run<T>(promise: Promise<T>, maxTimers = 10_000): Promise<T> {
+    let done = false;
+    const mark = () => {
+      done = true;
+    };
+    promise.then(mark, mark);
+    for (let i = 0; i < maxTimers; i++) {
+      await flush();
+      if (done) return promise;
+      if (!this.fireNext()) throw new Error('FakeClock.run: the promise is pending and no timer is left');
+    }
+    throw new Error(`FakeClock.run: still pending after ${maxTimers} timers`);
+  }
+
+  /**
+   * Fires the earliest timer whose requested duration passes `filter` (e.g.
+   * only a 180 s stale-stream timer), moving time to it. False when there is
+   * none.
+   */
+  fireNext(filter: (ms: number) => boolean = () => true): boolean {
+    const next = this.earliest(filter);
+    if (!next) return false;
+    this.timers.splice(this.timers.indexOf(next), 1);
+    this.time = Math.max(this.time, next.at);
+    next.fn();
+    return true;
+  }
+
+  private earliest(filter?: (ms: number) => boolean): Timer | undefined {
     let best: Timer | undefined;
-    for (const t of this.timers)
+    for (const t of this.timers) {
+      if (filter && !filter(t.ms)) continue;
       if (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)) best = t;
+    }
     return best;
   }
 }

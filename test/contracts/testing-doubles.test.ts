@@ -98,6 +98,30 @@ describe('FakeClock', () => {
   });
 });
 
+describe('FakeClock.run and fireNext', () => {
+  it('fires timers until the promise settles, and reports a deadlock', async () => {
+    const clock = new FakeClock();
+    const value = (async () => {
+      await sleep(clock, 5_000);
+      await sleep(clock, 5_000);
+      return clock.now();
+    })();
+    expect(await clock.run(value)).toBe(10_000);
+    await expect(clock.run(new Promise(() => {}))).rejects.toThrow(/no timer is left/);
+  });
+
+  it('fires only the timer whose requested duration passes the filter', async () => {
+    const clock = new FakeClock();
+    const fired: number[] = [];
+    clock.setTimer(100, () => fired.push(100));
+    clock.setTimer(180_000, () => fired.push(180_000));
+    expect(clock.fireNext((ms) => ms >= 180_000)).toBe(true);
+    expect(fired).toEqual([180_000]);
+    expect(clock.fireNext((ms) => ms > 1e9)).toBe(false);
+    expect(clock.pending).toBe(1);
+  });
+});
+
 describe('deterministic seams', () => {
   it('gives the same random sequence for the same seed', () => {
     const a = seededRandom(7);

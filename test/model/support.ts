@@ -1,6 +1,7 @@
 /**
- * Test doubles for the resilience tests: a fake clock that fires timers only
- * when told, a scripted chat model, and an event recorder.
+ * Test doubles for the resilience tests: the shipped fake clock, a chat model
+ * whose scripted streams can pace, stall and break mid-way on that clock, and
+ * an event recorder.
  */
 import { setImmediate as tick } from 'node:timers/promises';
 import { ModelError, type ModelErrorKind, type ModelErrorOptions } from '../../src/core/errors.js';
@@ -17,90 +18,7 @@ import type {
   ModelStreamPart,
 } from '../../src/model/types.js';
 
-export { seededRandom } from '../../src/testing/fake-clock.js';
-
-interface Timer {
-  at: number;
-  ms: number;
-  fn: () => void;
-}
-
-/** A clock whose timers fire only on {@link FakeClock.advance} / {@link FakeClock.run}. */
-export class FakeClock implements Clock {
-  private time = 0;
-  private nextId = 0;
-  private readonly timers = new Map<number, Timer>();
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimer(ms: number, fn: () => void): () => void {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.time + ms, ms, fn });
-    return () => this.timers.delete(id);
-  }
-
-  /** Timers not yet fired nor cancelled. */
-  get pending(): number {
-    return this.timers.size;
-  }
-
-  /** Moves time forward by `ms`, firing due timers in order and letting promises settle between them. */
-  async advance(ms: number): Promise<void> {
-    const target = this.time + ms;
-    for (;;) {
-      await settle();
-      const next = this.earliest();
-      if (!next || next[1].at > target) break;
-      this.fire(next);
-    }
-    this.time = target;
-    await settle();
-  }
-
-  /** Drives timers until `promise` settles; fails on a deadlock (pending promise, no timer). */
-  async run<T>(promise: Promise<T>): Promise<T> {
-    let done = false;
-    promise.then(
-      () => {
-        done = true;
-      },
-      () => {
-        done = true;
-      },
-    );
-    for (let i = 0; i < 10_000; i++) {
-      await settle();
-      if (done) return promise;
-      const next = this.earliest();
-      if (!next) throw new Error('FakeClock.run: promise pending and no timer left');
-      this.fire(next);
-    }
-    throw new Error('FakeClock.run: too many timers');
-  }
-
-  /** Fires the earliest timer whose requested duration passes `filter`; false when there is none. */
-  fireNext(filter: (ms: number) => boolean = () => true): boolean {
-    const next = this.earliest(filter);
-    if (next) this.fire(next);
-    return next !== undefined;
-  }
-
-  private earliest(filter: (ms: number) => boolean = () => true): [number, Timer] | undefined {
-    let best: [number, Timer] | undefined;
-    for (const entry of this.timers) {
-      if (filter(entry[1].ms) && (!best || entry[1].at < best[1].at)) best = entry;
-    }
-    return best;
-  }
-
-  private fire([id, timer]: [number, Timer]): void {
-    this.timers.delete(id);
-    this.time = Math.max(this.time, timer.at);
-    timer.fn();
-  }
-}
+export { FakeClock, seededRandom } from '../../src/testing/fake-clock.js';
 
 /** Lets pending promise chains run (a macrotask turn, not a sleep). */
 export async function settle(): Promise<void> {
