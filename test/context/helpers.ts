@@ -2,6 +2,7 @@ import type { Emitter, EventPayloads, EventType } from '../../src/core/events.js
 import type { AssistantMessage, Message, ToolMessage } from '../../src/core/messages.js';
 import { emptyUsage } from '../../src/core/usage.js';
 import type { ChatModel, ModelRequest } from '../../src/model/types.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
 
 /** An emitter that records events. */
 export function recordingEmitter(): Emitter & {
@@ -20,25 +21,19 @@ export function recordingEmitter(): Emitter & {
   return emitter;
 }
 
-/** A summariser that answers with `reply(request)` and records requests. */
+/** A summariser that answers with `reply(request)` and records requests: a looping `ScriptedModel`. */
 export function fakeSummarizer(
   reply: (request: ModelRequest, call: number) => string | Error = () => 'SUMMARY',
-): ChatModel & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  return {
-    id: 'fake:summarizer',
-    requests,
-    async generate(request) {
-      requests.push(request);
-      const out = reply(request, requests.length - 1);
-      if (out instanceof Error) throw out;
-      return {
-        message: { role: 'assistant', content: [{ type: 'text', text: out }] },
-        finishReason: 'stop',
-        usage: emptyUsage(),
-      };
-    },
-  };
+): ScriptedModel {
+  return new ScriptedModel(
+    [
+      (request, call) => {
+        const out = reply(request, call);
+        return out instanceof Error ? { error: out } : { text: out };
+      },
+    ],
+    { id: 'fake:summarizer', loop: true, stream: false },
+  );
 }
 
 export const user = (text: string): Message => ({ role: 'user', content: text });
