@@ -1,7 +1,6 @@
 import type { Emitter, EventPayloads, EventType } from '../../src/core/events.js';
 import type { AssistantMessage, Message, ToolMessage } from '../../src/core/messages.js';
-import { emptyUsage } from '../../src/core/usage.js';
-import type { ChatModel, ModelRequest } from '../../src/model/types.js';
+import type { ModelRequest } from '../../src/model/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 
 /** An emitter that records events. */
