@@ -5,6 +5,7 @@
  * conversation array is appended to and shared with the outgoing request.
  * @module
  */
+import { abortable } from '../core/abortable.js';
 import { AbortError, errorMessage, ModelError, RunError, TandemError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
 import { type AssistantMessage, type Message, type ToolCallPart, toolCallsOf } from '../core/messages.js';
@@ -162,12 +163,16 @@ export class ExecutorLoop {
       if (prepare) {
         request = await prepare(request, { iteration: this.iterations, signal: run.signal, emit: run.emit });
       }
-      const response = await deps.invoker.invoke(request, {
-        signal: run.signal,
-        emit: run.emit,
-        stream: deps.options.stream !== false,
-        compress: context?.compressHook,
-      });
+      // The run's signal also fires at its time limit: a custom invoker deaf to it still lets the run settle.
+      const response = await abortable(
+        deps.invoker.invoke(request, {
+          signal: run.signal,
+          emit: run.emit,
+          stream: deps.options.stream !== false,
+          compress: context?.compressHook,
+        }),
+        run.signal,
+      );
       addUsage(run.usage, response.usage);
       run.emit.emit('usage', { model: deps.invoker.id, usage: response.usage, total: { ...run.usage } });
       return response;

@@ -11,7 +11,7 @@ import type { Usage } from '../core/usage.js';
 import type { CompressHook, ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolGate, ToolOutputFilter } from '../tools/runner.js';
+import type { ToolGate, ToolLimiter, ToolOutputFilter } from '../tools/runner.js';
 import type { Tool } from '../tools/types.js';
 import { type ReflectionOptions, type ReflectionSettings, resolveReflection } from './executor-reflection.js';
 
@@ -63,8 +63,13 @@ export interface ExecutorOptions {
   timeoutMs?: number;
   /** Stream model replies (emitting `token` / `reasoning`). Default true. */
   stream?: boolean;
-  /** Parallel-safe tool calls run at once. Default 8 (the tool runner's). */
+  /** Parallel-safe tool calls of one turn run at once. Default 8 (the tool runner's). */
   toolConcurrency?: number;
+  /**
+   * A cap on tool calls across every run of this executor (and whatever else
+   * shares it), e.g. `pLimit(32)`. Default: none — runs never wait on each other.
+   */
+  toolLimiter?: ToolLimiter;
   /** Tool output longer than this is truncated for the model. Default: the tool runner's. */
   maxOutputChars?: number;
   /** Continuation requests after a reply cut by the length limit. Default 2. */

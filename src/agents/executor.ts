@@ -61,6 +61,7 @@ export class Executor {
     this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
     this.runner = new ToolRunner({
       concurrency: options.toolConcurrency,
+      limiter: options.toolLimiter,
       clock: this.runtime.clock,
       maxOutputChars: options.maxOutputChars,
     });

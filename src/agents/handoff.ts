@@ -34,7 +34,7 @@ import { handoffNameGate, handoffTools } from './handoff-tools.js';
 /** Executor options every agent of the manager shares. */
 export type SharedExecutorOptions = Pick<
   ExecutorOptions,
-  'gate' | 'prepareRequest' | 'stream' | 'timeoutMs' | 'toolConcurrency' | 'maxOutputChars' | 'outputFilter'
+  'gate' | 'prepareRequest' | 'stream' | 'timeoutMs' | 'toolConcurrency' | 'toolLimiter' | 'maxOutputChars' | 'outputFilter'
 >;
 
 /** Options of a {@link HandoffManager}. */

@@ -3,6 +3,7 @@
  * earlier summary, in chunks the summariser can take.
  * @module
  */
+import { abortable } from '../core/abortable.js';
 import { AbortError, TandemError } from '../core/errors.js';
 import { type Message, textOf } from '../core/messages.js';
 import type { ChatModel } from '../model/types.js';
@@ -36,7 +37,10 @@ export async function summarizeTurns(turns: readonly Message[], options: Summari
   let summary = options.previous;
   for (const chunk of chunkTurns(turns.map(serializeMessage), options.inputChars)) {
     if (signal?.aborted) throw new AbortError(signal.reason);
-    const response = await summarizer.generate(summaryRequest(chunk, summary, maxTokens), { signal });
+    const response = await abortable(
+      summarizer.generate(summaryRequest(chunk, summary, maxTokens), { signal }),
+      signal,
+    );
     const text = textOf(response.message).trim();
     if (!text) throw new SummaryError('empty_summary', 'the summarizer returned no text');
     summary = text;

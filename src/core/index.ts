@@ -1,3 +1,4 @@
+export * from './abortable.js';
 export * from './errors.js';
 export * from './event-bus.js';
 export * from './events.js';

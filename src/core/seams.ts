@@ -46,16 +46,40 @@ export const systemClock: Clock = {
 /** `Math.random`. */
 export const systemRandom: Random = { next: () => Math.random() };
 
-/** Ids from a random prefix and a counter: unique per process, cheap on the hot path. */
-export function createIdGenerator(random: Random = systemRandom): IdGenerator {
-  const session = Math.floor(random.next() * 0xffffffff)
-    .toString(36)
-    .padStart(7, '0');
-  let counter = 0;
-  return { next: (prefix) => `${prefix}_${session}${(counter++).toString(36)}` };
+/**
+ * Ids that are unique across processes and machines: each is a version 4 UUID
+ * after `prefix`. Run ids key shared Redis and file checkpoint stores, so 32
+ * random bits would collide between busy workers; 122 do not. By default the
+ * platform's `crypto.randomUUID()` (Node ≥ 18, Bun, Deno, browsers, edge)
+ * makes them; given a {@link Random}, the UUIDs are drawn from it instead, so a
+ * seeded source gives the same ids on every test run.
+ */
+export function createIdGenerator(random?: Random): IdGenerator {
+  const uuid = random ? () => uuidFrom(random) : platformUUID();
+  return { next: (prefix) => `${prefix}_${uuid()}` };
 }
 
-/** The default runtime: real clock, `Math.random`, process-unique ids. */
+function platformUUID(): () => string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return crypto?.randomUUID?.bind(crypto) ?? (() => uuidFrom(systemRandom));
+}
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** A version 4 UUID (RFC 9562) from 16 bytes of `random`. */
+function uuidFrom(random: Random): string {
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    let byte = Math.floor(random.next() * 256) & 0xff;
+    if (i === 6) byte = (byte & 0x0f) | 0x40;
+    if (i === 8) byte = (byte & 0x3f) | 0x80;
+    if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
+    out += HEX[byte];
+  }
+  return out;
+}
+
+/** The default runtime: real clock, `Math.random`, UUID ids. */
 export function defaultRuntime(): Runtime {
   return { clock: systemClock, random: systemRandom, ids: createIdGenerator() };
 }
@@ -63,11 +87,10 @@ export function defaultRuntime(): Runtime {
 /** Fills the missing seams of a partial runtime with the defaults. */
 export function resolveRuntime(partial?: Partial<Runtime>): Runtime {
   if (partial?.clock && partial.random && partial.ids) return partial as Runtime;
-  const random = partial?.random ?? systemRandom;
   return {
     clock: partial?.clock ?? systemClock,
-    random,
-    ids: partial?.ids ?? createIdGenerator(random),
+    random: partial?.random ?? systemRandom,
+    ids: partial?.ids ?? createIdGenerator(partial?.random),
   };
 }
 

@@ -18,10 +18,9 @@ export {
   resolveRetryPolicy,
   retryDelay,
 } from './resilience/retry-policy.js';
+export { estimatePromptTokens, type LargePromptTimeout } from './resilience/stale-watch.js';
 export {
   DEFAULT_STREAM_POLICY,
-  estimatePromptTokens,
-  type LargePromptTimeout,
   resolveStreamPolicy,
   type StreamOptions,
   type StreamPolicy,

@@ -5,6 +5,7 @@
  * back and recovers from context-length errors.
  * @module
  */
+import { abortable } from '../core/abortable.js';
 import type { Emitter } from '../core/events.js';
 import { StreamAggregator } from './stream.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
@@ -46,22 +47,30 @@ export function emitPart(emit: Emitter | undefined, part: ModelStreamPart): void
   }
 }
 
-/** Runs one streamed call, emitting parts as they arrive, and returns the aggregated reply. */
-export async function streamOnce(
+/**
+ * Runs one streamed call, emitting parts as they arrive, and returns the
+ * aggregated reply; settles when `options.signal` aborts even if the model ignores it.
+ */
+export function streamOnce(
   model: ChatModel & { stream: NonNullable<ChatModel['stream']> },
   request: ModelRequest,
   options: InvokeOptions,
   aggregator = new StreamAggregator(),
 ): Promise<ModelResponse> {
   const { emit, onPart, signal } = options;
-  for await (const part of model.stream(request, { signal })) {
-    aggregator.push(part);
-    emitPart(emit, part);
-    onPart?.(part);
-    const pause = emit?.backpressure();
-    if (pause) await pause;
-  }
-  return aggregator.response();
+  const pump = async () => {
+    for await (const part of model.stream(request, { signal })) {
+      // A stream deaf to its signal may yield after the caller stopped waiting: drop those parts.
+      if (signal?.aborted) break;
+      aggregator.push(part);
+      emitPart(emit, part);
+      onPart?.(part);
+      const pause = emit?.backpressure();
+      if (pause) await pause;
+    }
+    return aggregator.response();
+  };
+  return abortable(pump(), signal);
 }
 
 /** An invoker with no retry or fallback: one call, streamed when possible. */
@@ -77,7 +86,7 @@ export function directInvoker(model: ChatModel): ModelInvoker {
           options,
         );
       }
-      return model.generate(request, { signal: options.signal });
+      return abortable(model.generate(request, { signal: options.signal }), options.signal);
     },
   };
 }

@@ -5,7 +5,7 @@
  * gets exactly one result, in call order.
  * @module
  */
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 import { AbortError, ConfigError, errorMessage } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
@@ -71,10 +71,22 @@ export interface RunToolsContext {
   filterOutput?: ToolOutputFilter;
 }
 
+/**
+ * Runs a task under a cap shared by whoever holds it, such as `pLimit(32)` from
+ * p-limit: every tool call of every run passed the same limiter waits its turn.
+ */
+export type ToolLimiter = <T>(task: () => Promise<T>) => Promise<T>;
+
 /** Options of a {@link ToolRunner}. */
 export interface ToolRunnerOptions {
-  /** Most calls running at once across all `run()`s of this runner. Default 8. */
+  /**
+   * Most calls of one turn running at once. Default 8. The cap is per turn, so
+   * one runner shared by many concurrent runs never makes them wait on each
+   * other; pass `limiter` for a cap across runs.
+   */
   concurrency?: number;
+  /** A cap across every run (and anything else sharing it). Default: none. */
+  limiter?: ToolLimiter;
   /** Timers for tool timeouts and durations. Default: the system clock. */
   clock?: Clock;
   /** Output cap for tools without their own `maxOutputChars`. Default 20 000. */
@@ -89,7 +101,8 @@ interface Settled {
 
 /** Executes a turn's tool calls. One runner serves any number of runs. */
 export class ToolRunner {
-  private readonly limit: LimitFunction;
+  private readonly concurrency: number;
+  private readonly limiter?: ToolLimiter;
   private readonly clock: Clock;
   private readonly maxOutputChars: number;
 
@@ -101,7 +114,8 @@ export class ToolRunner {
     const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
     if (!(maxOutputChars > 0))
       throw new ConfigError(`ToolRunner maxOutputChars must be positive, got ${maxOutputChars}`);
-    this.limit = pLimit(concurrency);
+    this.concurrency = concurrency;
+    this.limiter = options.limiter;
     this.clock = options.clock ?? systemClock;
     this.maxOutputChars = maxOutputChars;
   }
@@ -142,19 +156,27 @@ export class ToolRunner {
       for (const i of ready) emitCall(ctx.emit, prepared[i]!);
       ctx.emit.emit('parallel_start', { ids });
       const start = this.clock.now();
+      // A limiter only when the batch is larger than the cap: most turns need none.
+      const limit = ready.length > this.concurrency ? pLimit(this.concurrency) : undefined;
       const results = await Promise.all(
-        ready.map((i) => this.limit(this.execute, prepared[i] as ReadyToolCall, ctx)),
+        ready.map((i) => {
+          const call = prepared[i] as ReadyToolCall;
+          return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx);
+        }),
       );
       for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
       ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
     } else {
       for (const i of ready) {
         emitCall(ctx.emit, prepared[i]!);
-        outcomes[i] = await this.execute(prepared[i] as ReadyToolCall, ctx);
+        outcomes[i] = await this.limited(prepared[i] as ReadyToolCall, ctx);
       }
     }
     return outcomes;
   }
+
+  private readonly limited = (prepared: ReadyToolCall, ctx: RunToolsContext): Promise<ToolOutcome> =>
+    this.limiter ? this.limiter(() => this.execute(prepared, ctx)) : this.execute(prepared, ctx);
 
   private readonly execute = async (prepared: ReadyToolCall, ctx: RunToolsContext): Promise<ToolOutcome> => {
     const start = this.clock.now();

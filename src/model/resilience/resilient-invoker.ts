@@ -29,6 +29,7 @@ import {
   isEmptyReply,
   resolveEagerKinds,
 } from './fallback.js';
+import { generateAttempt } from './generate-call.js';
 import {
   type RetryOptions,
   type RetryPolicy,
@@ -37,6 +38,7 @@ import {
   toModelError,
 } from './retry-policy.js';
 import {
+  generateTimeoutFor,
   resolveStreamPolicy,
   type StreamingModel,
   type StreamOptions,
@@ -138,7 +140,14 @@ class ResilientInvoker implements ModelInvoker {
               staleTimeoutFor(model, this.stream),
               this.stream,
             )
-          : await model.generate(state.request, { signal });
+          : await generateAttempt(
+              model,
+              state.request,
+              signal,
+              this.clock,
+              generateTimeoutFor(model, this.stream),
+              this.stream.largePromptTimeouts,
+            );
         if (hasNext && isEmptyReply(response.message)) {
           const empty = emptyReplyError(model.id);
           throw useStream && showedSomething(response) ? new StreamInterruptedError(empty, response) : empty;

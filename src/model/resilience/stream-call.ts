@@ -4,19 +4,15 @@
  * a failure after visible delivery is never retried behind the caller's back.
  * @module
  */
-import { ConfigError, ModelError } from '../../core/errors.js';
+import { abortable } from '../../core/abortable.js';
+import { ConfigError } from '../../core/errors.js';
 import type { Clock } from '../../core/seams.js';
 import { emitPart, type InvokeOptions } from '../invoke.js';
 import { StreamAggregator } from '../stream.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../types.js';
 import { StreamInterruptedError } from './errors.js';
 import { asModelError, definedOnly } from './retry-policy.js';
-
-/** A longer stale timeout for prompts above `minTokens` estimated tokens. */
-export interface LargePromptTimeout {
-  minTokens: number;
-  timeoutMs: number;
-}
+import { type LargePromptTimeout, StaleWatch } from './stale-watch.js';
 
 /** Streaming options of the resilient invoker. */
 export interface StreamOptions {
@@ -26,12 +22,20 @@ export interface StreamOptions {
   staleTimeoutMs?: number;
   /** Longer timeouts for large prompts (default: >100k tokens → 300 s, >50k → 240 s; never shorter than `staleTimeoutMs`). */
   largePromptTimeouts?: LargePromptTimeout[];
+  /**
+   * Deadline of a whole non-streamed call (`generate`, also the fallback after
+   * stream failures), with the same large-prompt bumps; 0 or `Infinity` turns it
+   * off (default: `staleTimeoutMs`). Always off for `model.info.local`.
+   */
+  generateTimeoutMs?: number;
 }
 
 /** {@link StreamOptions} with every default filled in. */
 export interface StreamPolicy {
   readonly maxFailures: number;
   readonly staleTimeoutMs: number;
+  /** `undefined`: the same as `staleTimeoutMs`. */
+  readonly generateTimeoutMs?: number;
   /** Sorted by `minTokens`, largest first. */
   readonly largePromptTimeouts: readonly LargePromptTimeout[];
 }
@@ -52,8 +56,11 @@ export function resolveStreamPolicy(options: StreamOptions = {}): StreamPolicy {
   if (!Number.isInteger(policy.maxFailures) || policy.maxFailures < 0) {
     throw new ConfigError(`stream.maxFailures must be a non-negative integer, got ${policy.maxFailures}`);
   }
-  if (Number.isNaN(policy.staleTimeoutMs) || policy.staleTimeoutMs < 0) {
-    throw new ConfigError(`stream.staleTimeoutMs must be >= 0, got ${policy.staleTimeoutMs}`);
+  for (const key of ['staleTimeoutMs', 'generateTimeoutMs'] as const) {
+    const value = policy[key];
+    if (value !== undefined && (Number.isNaN(value) || value < 0)) {
+      throw new ConfigError(`stream.${key} must be >= 0, got ${value}`);
+    }
   }
   const largePromptTimeouts = [...policy.largePromptTimeouts].sort((a, b) => b.minTokens - a.minTokens);
   return Object.freeze({ ...policy, largePromptTimeouts });
@@ -61,28 +68,16 @@ export function resolveStreamPolicy(options: StreamOptions = {}): StreamPolicy {
 
 /** The stale timeout for `model`: 0 (off) for local models or when disabled. */
 export function staleTimeoutFor(model: ChatModel, policy: StreamPolicy): number {
-  if (model.info?.local || !Number.isFinite(policy.staleTimeoutMs)) return 0;
-  return policy.staleTimeoutMs;
+  return activeTimeout(model, policy.staleTimeoutMs);
 }
 
-/** Rough prompt size (characters / 4), as the seed estimates it; only computed once a stream is already slow. */
-export function estimatePromptTokens(request: ModelRequest): number {
-  let chars = 0;
-  const system = request.system;
-  if (typeof system === 'string') chars += system.length;
-  else if (system) for (const part of system) chars += part.text.length;
-  for (const message of request.messages) {
-    if (typeof message.content === 'string') {
-      chars += message.content.length;
-      continue;
-    }
-    for (const part of message.content) {
-      if (part.type === 'tool_call') chars += part.name.length + part.arguments.length;
-      else if (part.type === 'tool_result') chars += part.content.length;
-      else chars += part.text.length;
-    }
-  }
-  return Math.ceil(chars / 4);
+/** The deadline of a non-streamed call to `model`: 0 (off) for local models or when disabled. */
+export function generateTimeoutFor(model: ChatModel, policy: StreamPolicy): number {
+  return activeTimeout(model, policy.generateTimeoutMs ?? policy.staleTimeoutMs);
+}
+
+function activeTimeout(model: ChatModel, ms: number): number {
+  return model.info?.local || !Number.isFinite(ms) ? 0 : ms;
 }
 
 /** A model known to stream. */
@@ -93,7 +88,8 @@ export type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream
  * `onPart` per part, honouring `emit.backpressure()`. Before anything visible
  * was delivered a failure is rethrown as is (the invoker may retry it); after,
  * it becomes a {@link StreamInterruptedError}. `staleMs` > 0 arms stale
- * detection.
+ * detection. The attempt settles when its signal aborts even if the adapter
+ * ignores the signal.
  */
 export async function streamAttempt(
   model: StreamingModel,
@@ -106,10 +102,23 @@ export async function streamAttempt(
   const { emit, onPart } = options;
   const aggregator = new StreamAggregator();
   const watch =
-    staleMs > 0 ? new StaleWatch(clock, staleMs, model.id, request, policy, options.signal) : undefined;
+    staleMs > 0
+      ? new StaleWatch(
+          clock,
+          staleMs,
+          model.id,
+          request,
+          policy.largePromptTimeouts,
+          options.signal,
+          'stream',
+        )
+      : undefined;
+  const signal = watch ? watch.signal : options.signal;
   let delivered = false;
-  try {
-    for await (const part of model.stream(request, { signal: watch ? watch.signal : options.signal })) {
+  const pump = async () => {
+    for await (const part of model.stream(request, { signal })) {
+      // An adapter deaf to its signal may still yield after the attempt gave up on it: drop those parts.
+      if (signal?.aborted) break;
       if (watch) watch.last = clock.now();
       aggregator.push(part);
       emitPart(emit, part);
@@ -118,6 +127,9 @@ export async function streamAttempt(
       const pause = emit?.backpressure();
       if (pause) await (watch ? watch.hold(pause) : pause);
     }
+  };
+  try {
+    await abortable(pump(), signal);
   } catch (error) {
     const failure = watch?.error ?? error;
     if (delivered && !options.signal?.aborted) {
@@ -142,86 +154,4 @@ function isVisible(part: ModelStreamPart): boolean {
     default:
       return false;
   }
-}
-
-/**
- * Aborts an attempt, through its own controller linked to the caller's
- * signal, when no chunk arrived for the timeout. One timer per attempt,
- * re-armed only when it fires (chunks just stamp `last`), so the per-chunk
- * cost is one clock read. The large-prompt timeout is computed at the first
- * expiry only: most streams never get there.
- */
-class StaleWatch {
-  private readonly controller = new AbortController();
-  /** Time of the last chunk (or of the end of a backpressure pause). */
-  last: number;
-  /** Set when the watch aborted the attempt. */
-  error: ModelError | undefined;
-  private limit: number;
-  private extended = false;
-  private paused = false;
-  private cancel: () => void;
-
-  constructor(
-    private readonly clock: Clock,
-    timeoutMs: number,
-    private readonly modelId: string,
-    private readonly request: ModelRequest,
-    private readonly policy: StreamPolicy,
-    private readonly outer: AbortSignal | undefined,
-  ) {
-    this.last = clock.now();
-    this.limit = timeoutMs;
-    if (outer?.aborted) this.controller.abort(outer.reason);
-    else outer?.addEventListener('abort', this.forwardAbort, { once: true });
-    this.cancel = clock.setTimer(timeoutMs, this.check);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** Waits out a backpressure pause without counting it as silence. */
-  async hold(pause: Promise<void>): Promise<void> {
-    this.paused = true;
-    try {
-      await pause;
-    } finally {
-      this.paused = false;
-      this.last = this.clock.now();
-    }
-  }
-
-  stop(): void {
-    this.cancel();
-    this.outer?.removeEventListener('abort', this.forwardAbort);
-  }
-
-  private readonly forwardAbort = (): void => {
-    this.controller.abort(this.outer?.reason);
-  };
-
-  private readonly check = (): void => {
-    const idle = this.clock.now() - this.last;
-    if (this.paused || idle < this.limit) {
-      this.cancel = this.clock.setTimer(this.paused ? this.limit : this.limit - idle, this.check);
-      return;
-    }
-    if (!this.extended) {
-      this.extended = true;
-      const tokens = estimatePromptTokens(this.request);
-      const bump = this.policy.largePromptTimeouts.find((entry) => tokens > entry.minTokens);
-      if (bump && bump.timeoutMs > this.limit) {
-        this.limit = bump.timeoutMs;
-        this.cancel = this.clock.setTimer(this.limit - idle, this.check);
-        return;
-      }
-    }
-    this.error = new ModelError(
-      'timeout',
-      `${this.modelId}: stream stalled (no chunk for ${Math.round(idle / 1000)} s)`,
-      { model: this.modelId, retryable: true },
-    );
-    this.controller.abort(this.error);
-  };
 }

@@ -1,0 +1,34 @@
+/**
+ * One non-streamed model call under the resilience rules: a deadline on the
+ * clock (derived like the stream's stale timeout, so a provider that stalls
+ * every call reaches the next retry or model) and settling on abort even when
+ * the adapter ignores its signal.
+ * @module
+ */
+import { abortable } from '../../core/abortable.js';
+import type { Clock } from '../../core/seams.js';
+import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
+import { type LargePromptTimeout, StaleWatch } from './stale-watch.js';
+
+/**
+ * Calls `model.generate`; with `deadlineMs` > 0 the call is aborted with a
+ * retryable `timeout` `ModelError` when no reply came in time.
+ */
+export async function generateAttempt(
+  model: ChatModel,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  clock: Clock,
+  deadlineMs: number,
+  largePromptTimeouts: readonly LargePromptTimeout[],
+): Promise<ModelResponse> {
+  if (deadlineMs <= 0) return abortable(model.generate(request, { signal }), signal);
+  const watch = new StaleWatch(clock, deadlineMs, model.id, request, largePromptTimeouts, signal, 'call');
+  try {
+    return await abortable(model.generate(request, { signal: watch.signal }), watch.signal);
+  } catch (error) {
+    throw watch.error ?? error;
+  } finally {
+    watch.stop();
+  }
+}
