@@ -82,8 +82,7 @@ export abstract class WorkspaceSandbox implements Sandbox {
         workspace,
         clock: this.clock,
         ids: this.ids,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
-        afterRestore: (paths) => this.afterRestore(paths),
+        spawnSpec: (argv) => this.spawnSpec(argv, this.root, this.baseEnv()),
       },
       this.id,
       options.snapshots,
@@ -99,8 +98,8 @@ export abstract class WorkspaceSandbox implements Sandbox {
   /** The environment every exec starts from, before `options.env` and the call's `env`. */
   protected abstract baseEnv(): Record<string, string>;
 
-  /** Gives restored files to the sandbox user, when it is not the host user. */
-  protected async afterRestore(_paths: string[]): Promise<void> {}
+  /** Frees what the subclass holds besides the workspace, once every exec is over. */
+  protected async release(): Promise<void> {}
 
   /** Where a host path inside the workspace appears to the sandboxed code. */
   protected visiblePath(hostPath: string): string {
@@ -167,6 +166,7 @@ export abstract class WorkspaceSandbox implements Sandbox {
       this.lifetime.abort(this.disposedError());
       await Promise.allSettled([...this.running]);
       if (this.owned) await rm(this.root, { recursive: true, force: true });
+      await this.release();
     })();
     return this.disposing;
   }
@@ -215,7 +215,7 @@ export abstract class WorkspaceSandbox implements Sandbox {
         signals: [options.signal, this.lifetime.signal],
       });
     } finally {
-      if (scriptHost) await rm(scriptHost, { force: true });
+      if (scriptPath) await this.workspace.remove(scriptPath);
     }
   }
 

@@ -5,10 +5,18 @@
  * untrusted code (docs/sandboxes.md has the threat model).
  * @module
  */
-import { chown, lstat, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chown, rm } from 'node:fs/promises';
+import { resolveRuntime } from '../core/seams.js';
 import { type PreparedWorkspace, prepareWorkspace, type SandboxOptions, WorkspaceSandbox } from './base.js';
-import { BWRAP_WORKSPACE, bwrapArgs, prlimitArgv, type SandboxLimits, systemMounts } from './bwrap-args.js';
+import {
+  BWRAP_WORKSPACE,
+  bwrapArgs,
+  DEFAULT_SANDBOX_LIMITS,
+  prlimitArgv,
+  type SandboxLimits,
+  systemMounts,
+} from './bwrap-args.js';
+import { limitWarnings, SandboxCgroup, type SandboxWarning } from './cgroup.js';
 import { SandboxError } from './errors.js';
 import type { SpawnSpec } from './process.js';
 import { Workspace } from './workspace.js';
@@ -27,12 +35,23 @@ export interface BubblewrapOptions extends SandboxOptions {
    * apply to root, and an unprivileged user is a second line of defence.
    */
   runAs?: { uid: number; gid: number };
+  /**
+   * The cgroup that caps memory and processes for the whole sandbox.
+   * Default: made automatically where the host allows it (see
+   * docs/sandboxes.md); `{ parent }`: under this writable cgroup v2 directory
+   * (one delegated to this user); `false`: none, limits are per process.
+   * Read {@link BubblewrapSandbox.warnings} for what could not be enforced.
+   */
+  cgroup?: false | { parent: string };
 }
 
 /** Why {@link BubblewrapSandbox.check} found bwrap unusable. */
 export type BubblewrapCheck = { available: true } | { available: false; reason: string };
 
 const probes = new Map<string, Promise<BubblewrapCheck>>();
+
+// bwrap's own processes (the outer one and the pid namespace's init) sit in the cgroup too; maxProcesses counts the command's.
+const BWRAP_HELPER_PROCESSES = 2;
 
 /**
  * A sandbox where every exec runs under bubblewrap.
@@ -50,6 +69,9 @@ export class BubblewrapSandbox extends WorkspaceSandbox {
     prepared: PreparedWorkspace,
     private readonly bwrapOptions: BubblewrapOptions,
     private readonly mounts: string[],
+    private readonly cgroup: SandboxCgroup | undefined,
+    /** Limits that hold per process only on this host (no usable cgroup); empty when all hold for the sandbox as a whole. */
+    readonly warnings: readonly SandboxWarning[],
   ) {
     super(
       prepared,
@@ -92,6 +114,7 @@ export class BubblewrapSandbox extends WorkspaceSandbox {
         id: undefined,
         workspace: undefined,
         snapshots: undefined,
+        cgroup: false,
       });
       const result = await sandbox.exec('true', { timeoutMs: 10_000 });
       if (result.exitCode === 0) return { available: true };
@@ -113,10 +136,35 @@ export class BubblewrapSandbox extends WorkspaceSandbox {
 
   private static async open(options: BubblewrapOptions): Promise<BubblewrapSandbox> {
     const prepared = await prepareWorkspace(options);
+    let cgroup: SandboxCgroup | undefined;
     try {
       if (options.runAs) await chown(prepared.root, options.runAs.uid, options.runAs.gid);
-      return new BubblewrapSandbox(prepared, options, await systemMounts(options.readOnlyPaths));
+      const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+      const made =
+        options.cgroup === false
+          ? { unavailable: 'cgroup: false' }
+          : await SandboxCgroup.create(
+              `tandem-${process.pid}-${resolveRuntime(options.runtime).ids.next('sbx')}`,
+              { ...limits, maxProcesses: limits.maxProcesses + BWRAP_HELPER_PROCESSES },
+              options.cgroup?.parent,
+            );
+      cgroup = made instanceof SandboxCgroup ? made : undefined;
+      const nprocBinds = options.runAs !== undefined || process.getuid?.() !== 0;
+      const warnings = limitWarnings(
+        cgroup?.caps,
+        limits,
+        nprocBinds,
+        'unavailable' in made ? made.unavailable : '',
+      );
+      return new BubblewrapSandbox(
+        prepared,
+        options,
+        await systemMounts(options.readOnlyPaths),
+        cgroup,
+        warnings,
+      );
     } catch (error) {
+      await cgroup?.remove(resolveRuntime(options.runtime).clock);
       if (prepared.owned) await rm(prepared.root, { recursive: true, force: true });
       throw error;
     }
@@ -141,19 +189,11 @@ export class BubblewrapSandbox extends WorkspaceSandbox {
       cwd: this.root,
       uid: this.bwrapOptions.runAs?.uid,
       gid: this.bwrapOptions.runAs?.gid,
+      place: this.cgroup ? (pid) => (this.cgroup as SandboxCgroup).add(pid) : undefined,
     };
   }
 
-  protected override async afterRestore(paths: string[]): Promise<void> {
-    const owner = this.bwrapOptions.runAs;
-    if (owner) for (const path of paths) await chownTree(path, owner.uid, owner.gid);
+  protected override async release(): Promise<void> {
+    await this.cgroup?.remove(this.clock);
   }
-}
-
-async function chownTree(path: string, uid: number, gid: number): Promise<void> {
-  const stats = await lstat(path).catch(() => undefined);
-  if (!stats || stats.isSymbolicLink()) return;
-  await chown(path, uid, gid);
-  if (stats.isDirectory())
-    for (const name of await readdir(path)) await chownTree(join(path, name), uid, gid);
 }

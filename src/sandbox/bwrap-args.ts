@@ -15,9 +15,9 @@ export const BWRAP_WORKSPACE = '/workspace';
 export interface SandboxLimits {
   /** RLIMIT_CPU: CPU seconds per process. Default 60. */
   cpuSeconds?: number;
-  /** RLIMIT_AS: virtual memory per process, in bytes. Default 2 GiB (JIT runtimes reserve far more than they touch). */
+  /** RLIMIT_AS: virtual memory per process, in bytes; with a cgroup, also the resident memory of the whole sandbox. Default 2 GiB (JIT runtimes reserve far more than they touch). */
   memoryBytes?: number;
-  /** RLIMIT_NPROC: processes of the sandbox user. Default 256. Not enforced when the sandbox runs as root (see `runAs`). */
+  /** RLIMIT_NPROC: processes of the sandbox user in one exec, not enforced for root (see `runAs`); with a cgroup, the tasks of the whole sandbox, root included. Default 256. */
   maxProcesses?: number;
   /** RLIMIT_FSIZE: largest file a process may write, in bytes. Default 1 GiB. */
   maxFileBytes?: number;

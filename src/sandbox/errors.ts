@@ -26,9 +26,16 @@ export type SandboxErrorKind =
   | 'io';
 
 /** A failed sandbox operation. Switch on `kind`. */
-export class SandboxError extends TandemError<SandboxErrorKind> {}
+export class SandboxError extends TandemError<SandboxErrorKind> {
+  static override readonly brand: string = 'SandboxError';
+}
 
 /** True for a Node system error with this `code` (`ENOENT`, `ELOOP`, …). */
 export function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/** Wraps a system error the caller cannot act on as an `io` {@link SandboxError}, keeping it as `cause`. */
+export function ioError(message: string, cause: unknown): SandboxError {
+  return new SandboxError('io', `${message}: ${(cause as Error).message}`, { cause });
 }

@@ -9,6 +9,7 @@ export * from './artifacts.js';
 export * from './base.js';
 export * from './bubblewrap.js';
 export * from './bwrap-args.js';
+export * from './cgroup.js';
 export * from './codeact-lib.js';
 export * from './command.js';
 export * from './errors.js';

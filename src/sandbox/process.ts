@@ -1,21 +1,32 @@
 /**
  * Runs one process tree with a deadline, an abort signal and capped output.
- * The child leads its own process group (spawned detached); on timeout, on
- * abort and when the child exits, the whole group gets SIGKILL, so nothing
- * it started outlives the call and holds its pipes open.
+ * The child leads its own session (spawned detached); on timeout, on abort
+ * and when the child exits, its group, its session and its descendants are
+ * killed ({@link killProcessTree}). Whatever still holds the output pipes a
+ * moment later (a daemon that left the session and lost its parent) is
+ * killed too, and a moment after that the pipes are dropped: the call
+ * always settles.
  * @module
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { AbortError } from '../core/errors.js';
 import type { ExecResult } from '../core/sandbox.js';
 import type { Clock } from '../core/seams.js';
 import { hasCode, SandboxError } from './errors.js';
+import { fdLinks, killHolders, killProcessTree } from './process-tree.js';
 
 /** Default deadline of one exec: 60 s. */
 export const DEFAULT_EXEC_TIMEOUT_MS = 60_000;
 
 /** Default cap on captured stdout and stderr, each: 1 MB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** How long the output pipes may stay open once the child is gone, before their holders are killed, then again before they are dropped. */
+export const PIPE_GRACE_MS = 100;
+
+// Waits on fd 3 until the host has placed the process (in a cgroup), then becomes the command.
+const GATE_SCRIPT = 'read -r _ <&3 || exit 125; exec 3<&-; exec "$@"';
 
 /** What to start. */
 export interface SpawnSpec {
@@ -26,6 +37,12 @@ export interface SpawnSpec {
   cwd: string;
   uid?: number;
   gid?: number;
+  /**
+   * Called with the child's pid before the command starts (it waits in a
+   * shell until this resolves), so nothing it starts escapes the placement.
+   * A rejection kills the child and rejects the run with it.
+   */
+  place?: (pid: number) => Promise<void>;
 }
 
 /** How to run it. */
@@ -62,14 +79,7 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
   if (aborted) return Promise.reject(new AbortError(aborted.reason));
   const started = options.clock.now();
   return new Promise<RawExecResult>((resolve, reject) => {
-    const child = spawn(spec.file, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      uid: spec.uid,
-      gid: spec.gid,
-    });
+    const child = spawnChild(spec);
     const stdout = new CappedBuffer(options.maxOutputBytes);
     const stderr = new CappedBuffer(options.maxOutputBytes);
     const collect = (buffer: CappedBuffer) => (chunk: Buffer) => {
@@ -78,15 +88,22 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
     };
     let timedOut = false;
     let abortReason: { reason: unknown } | undefined;
-    let spawnError: unknown;
+    let failure: SandboxError | undefined;
+    const outputLinks = child.pid === undefined ? Promise.resolve([]) : fdLinks(child.pid, [1, 2]);
 
     const killTree = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is already gone.
-      }
+      if (child.pid !== undefined) void killProcessTree(child.pid);
+    };
+    let cancelGrace = () => {};
+    const afterExit = () => {
+      killTree();
+      cancelGrace = options.clock.setTimer(PIPE_GRACE_MS, () => {
+        void outputLinks.then(killHolders);
+        cancelGrace = options.clock.setTimer(PIPE_GRACE_MS, () => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        });
+      });
     };
     const onAbort = (event: Event) => {
       abortReason ??= { reason: (event.target as AbortSignal).reason };
@@ -104,27 +121,25 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
     // A child that exits without reading its input closes the pipe under us: not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
+    if (spec.place) {
+      openGate(child, spec.place, (error) => {
+        // A child killed by a deadline or an abort before it was placed reports that, not the placement.
+        if (!timedOut && !abortReason) failure ??= error;
+        killTree();
+      });
+    }
     child.on('error', (error) => {
-      spawnError = error;
+      failure ??= hasCode(error, 'ENOENT')
+        ? new SandboxError('unavailable', `Cannot run ${spec.file}: not found`, { cause: error })
+        : new SandboxError('io', `Cannot run ${spec.file}: ${error.message}`, { cause: error });
     });
-    child.on('exit', killTree);
+    child.on('exit', afterExit);
     child.on('close', (code) => {
       cancelTimer();
+      cancelGrace();
       for (const signal of options.signals) signal?.removeEventListener('abort', onAbort);
-      if (spawnError) {
-        reject(
-          hasCode(spawnError, 'ENOENT')
-            ? new SandboxError('unavailable', `Cannot run ${spec.file}: not found`, { cause: spawnError })
-            : new SandboxError('io', `Cannot run ${spec.file}: ${(spawnError as Error).message}`, {
-                cause: spawnError,
-              }),
-        );
-        return;
-      }
-      if (abortReason) {
-        reject(new AbortError(abortReason.reason));
-        return;
-      }
+      if (failure) return reject(failure);
+      if (abortReason) return reject(new AbortError(abortReason.reason));
       resolve({
         exitCode: code,
         stdout: stdout.bytes(),
@@ -135,6 +150,43 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
       });
     });
   });
+}
+
+/** Starts `spec` in its own session; with `place`, behind a gate on fd 3 that {@link openGate} opens. */
+function spawnChild(spec: SpawnSpec): ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable } {
+  const [file, args] = spec.place
+    ? ['/bin/sh', ['-c', GATE_SCRIPT, 'sh', spec.file, ...spec.args]]
+    : [spec.file, spec.args];
+  return spawn(file, args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: spec.place ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+    uid: spec.uid,
+    gid: spec.gid,
+  }) as ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable };
+}
+
+/** Places the waiting child, then lets it start; on failure closes the gate (the child exits) and reports. */
+function openGate(
+  child: ChildProcess,
+  place: (pid: number) => Promise<void>,
+  onError: (error: SandboxError) => void,
+): void {
+  const gate = child.stdio[3] as Writable;
+  gate.on('error', () => {});
+  if (child.pid === undefined) return void gate.destroy();
+  place(child.pid).then(
+    () => gate.end('\n'),
+    (error: unknown) => {
+      onError(
+        error instanceof SandboxError
+          ? error
+          : new SandboxError('io', `Cannot place the process: ${(error as Error).message}`, { cause: error }),
+      );
+      gate.destroy();
+    },
+  );
 }
 
 /** Keeps the first `cap` bytes of a stream and drains the rest, so the writer never blocks. */

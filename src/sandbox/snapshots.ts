@@ -4,8 +4,6 @@
  * keep-last-N retention.
  * @module
  */
-import { lstat, readdir, rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
 import type { Clock, IdGenerator } from '../core/seams.js';
 import { SandboxError } from './errors.js';
 import { runProcessRaw, type SpawnSpec } from './process.js';
@@ -33,7 +31,7 @@ export interface SnapshotOptions {
   maxBytes?: number;
   /** Snapshots kept per namespace; older ones are deleted after each save. Default 5. */
   keepLast?: number;
-  /** The `tar` executable. Default `tar` on the host PATH. */
+  /** The `tar` executable, run the way the sandbox runs commands (under bwrap: inside it). Default `tar` on the sandbox PATH. */
   tarPath?: string;
   /** Deadline of one `tar` run. Default 120 s. */
   timeoutMs?: number;
@@ -44,10 +42,12 @@ export interface SnapshotterDeps {
   workspace: Workspace;
   clock: Clock;
   ids: IdGenerator;
-  /** The environment `tar` runs with. */
-  env: Record<string, string>;
-  /** Sets ownership after a restore, for sandboxes that run as another user. */
-  afterRestore?: (paths: string[]) => Promise<void>;
+  /**
+   * How `tar` runs: in the workspace root, the sandbox's own way. Under bwrap
+   * it runs inside the sandbox as the sandbox user, so unpacking can touch
+   * nothing but the workspace, whatever the sandboxed code changes meanwhile.
+   */
+  spawnSpec: (argv: string[]) => SpawnSpec;
 }
 
 /** Saves and restores one workspace. */
@@ -101,9 +101,8 @@ export class Snapshotter {
     assertSnapshotKey(id);
     const data = await this.storage.get(id);
     if (!data) throw new SandboxError('not_found', `No snapshot ${id}`);
-    const cleared = await this.clear();
+    for (const path of this.paths) await this.deps.workspace.remove(path);
     await this.tar(['-xzf', '-', '--no-same-owner'], data, 64 * 1024, false);
-    await this.deps.afterRestore?.(cleared);
   }
 
   /** The newest snapshot of this namespace, if any. */
@@ -121,47 +120,20 @@ export class Snapshotter {
   }
 
   private async existingMembers(): Promise<string[]> {
-    const { workspace } = this.deps;
     const members: string[] = [];
     for (const path of this.paths) {
-      const host = await workspace.resolve(path);
+      const entry = await this.deps.workspace.stat(path).catch((error: unknown) => {
+        if (error instanceof SandboxError && error.kind === 'not_found') return undefined;
+        throw error;
+      });
       // `./` keeps a name like `-x` from reading as an option.
-      const member = `./${relative(workspace.root, host).split(sep).join('/')}`;
-      if (
-        await lstat(host).then(
-          () => true,
-          () => false,
-        )
-      )
-        members.push(member);
+      if (entry) members.push(`./${entry.path}`);
     }
     return members;
   }
 
-  /** Removes the configured paths (the root's children for `.`); returns the host paths cleared. */
-  private async clear(): Promise<string[]> {
-    const { workspace } = this.deps;
-    const cleared: string[] = [];
-    for (const path of this.paths) {
-      const host = await workspace.resolve(path);
-      if (host === workspace.root) {
-        for (const name of await readdir(host)) await rm(join(host, name), { recursive: true, force: true });
-      } else {
-        await rm(host, { recursive: true, force: true });
-      }
-      cleared.push(host);
-    }
-    return cleared;
-  }
-
   private async tar(args: string[], stdin: Uint8Array, maxOutputBytes: number, stopAtCap: boolean) {
-    const spec: SpawnSpec = {
-      file: this.options.tarPath ?? 'tar',
-      args,
-      env: this.deps.env,
-      cwd: this.deps.workspace.root,
-    };
-    const result = await runProcessRaw(spec, {
+    const result = await runProcessRaw(this.deps.spawnSpec([this.options.tarPath ?? 'tar', ...args]), {
       clock: this.deps.clock,
       stdin,
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TAR_TIMEOUT_MS,

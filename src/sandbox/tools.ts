@@ -4,7 +4,7 @@
  * sandbox it was created with, or the run's `ctx.sandbox`.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { ExecResult, Sandbox } from '../core/sandbox.js';
 import { defineTool, type Tool, type ToolContext, type ToolRisk } from '../tools/types.js';
 import { CODEACT_HELPERS } from './codeact-lib.js';

@@ -80,6 +80,16 @@ describe('BubblewrapSandbox', () => {
       expect(processesWith(sleep)).toEqual([]);
     }));
 
+  it('settles at the deadline when a grandchild that left the session holds stdout, and kills it', () =>
+    withBwrap(async (s) => {
+      const sleep = uniqueSleep();
+      const started = Date.now();
+      const result = await s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { timeoutMs: 500 });
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(result).toMatchObject({ timedOut: true, exitCode: null });
+      expect(processesWith(sleep)).toEqual([]);
+    }));
+
   it('kills the tree on abort', () =>
     withBwrap(async (s) => {
       const sleep = uniqueSleep();

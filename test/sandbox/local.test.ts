@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AbortError } from '../../src/core/errors.js';
 import { SandboxError } from '../../src/sandbox/errors.js';
 import { LocalProcessSandbox } from '../../src/sandbox/local.js';
-import { isAlive } from './helpers.js';
+import { isAlive, processesWith, uniqueSleep } from './helpers.js';
 
 async function withSandbox<T>(fn: (s: LocalProcessSandbox) => Promise<T>): Promise<T> {
   const sandbox = await LocalProcessSandbox.create();
@@ -84,6 +84,37 @@ describe('LocalProcessSandbox', () => {
       expect(result.exitCode).toBe(0);
       // SIGKILL is sent before exec returns; its delivery takes the kernel a moment.
       await vi.waitFor(() => expect(isAlive(Number(result.stdout.trim()))).toBe(false), { timeout: 1000 });
+    }));
+
+  it('settles at the deadline when a grandchild that left the session holds stdout, and kills it', () =>
+    withSandbox(async (s) => {
+      const sleep = uniqueSleep();
+      const started = Date.now();
+      const result = await s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { timeoutMs: 500 });
+      const settledMs = Date.now() - started;
+      expect(result).toMatchObject({ timedOut: true, exitCode: null });
+      expect(settledMs).toBeLessThan(1500);
+      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 1000 });
+    }));
+
+  it('settles on abort when a grandchild that left the session holds stdout, and kills it', () =>
+    withSandbox(async (s) => {
+      const sleep = uniqueSleep();
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 300);
+      const run = s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { signal: controller.signal });
+      await expect(run).rejects.toBeInstanceOf(AbortError);
+      clearTimeout(timer);
+      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 1000 });
+    }));
+
+  it('returns when the command exits though an orphaned daemon still holds stdout, and kills the daemon', () =>
+    withSandbox(async (s) => {
+      const sleep = uniqueSleep();
+      const result = await s.exec(`(setsid sleep ${sleep} &); echo done`, { timeoutMs: 10_000 });
+      expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false });
+      expect(result.durationMs).toBeLessThan(2000);
+      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 1000 });
     }));
 
   it('caps captured output and marks it truncated', () =>

@@ -44,6 +44,25 @@ describe('snapshots', () => {
     await second.dispose();
   });
 
+  it.skipIf(process.getuid?.() !== 0)(
+    'restores as the sandbox user when bwrap runs as another user',
+    async () => {
+      const sandbox = await BubblewrapSandbox.create({
+        snapshots: { storage },
+        runAs: { uid: 65534, gid: 65534 },
+      });
+      await sandbox.writeFile('out/f.txt', 'host');
+      const id = await sandbox.snapshot();
+      await sandbox.restore(id);
+      const result = await sandbox.exec(
+        'echo more >> out/f.txt && touch out/new && stat -c %u out out/f.txt',
+      );
+      expect(result.stdout).toBe('65534\n65534\n');
+      expect(await sandbox.readFile('out/f.txt')).toBe('hostmore\n');
+      await sandbox.dispose();
+    },
+  );
+
   it('keeps only the last N snapshots of a namespace', async () => {
     const sandbox = await LocalProcessSandbox.create({ snapshots: { storage, keepLast: 2 } });
     const ids: string[] = [];

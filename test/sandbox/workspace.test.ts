@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalProcessSandbox } from '../../src/sandbox/local.js';
+import { Workspace } from '../../src/sandbox/workspace.js';
 
 describe('workspace confinement', () => {
   let sandbox: LocalProcessSandbox;
@@ -90,4 +91,61 @@ describe('workspace confinement', () => {
     await expect(small.readFile('big.txt')).rejects.toMatchObject({ kind: 'too_large' });
     await small.dispose();
   });
+
+  it('maps a file used as a directory to a typed error, never a raw system one', async () => {
+    await sandbox.writeFile('f', 'x');
+    await expect(sandbox.readFile('f/x')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(sandbox.writeFile('f/x', 'y')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(sandbox.listFiles('f')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(sandbox.readFile('missing/x')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('refuses a FIFO the sandbox made instead of blocking on it', async () => {
+    await sandbox.exec('mkfifo pipe');
+    await expect(sandbox.readFile('pipe')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(sandbox.writeFile('pipe', 'x')).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('stats through links inside, naming the resolved path', async () => {
+    const workspace = new Workspace(sandbox.root);
+    await sandbox.writeFile('real/data.txt', 'data');
+    await symlink('real', join(sandbox.root, 'alias'));
+    await symlink(outside, join(sandbox.root, 'out'));
+    expect(await workspace.stat('alias/data.txt')).toEqual({ path: 'real/data.txt', type: 'file', size: 4 });
+    expect(await workspace.stat('alias')).toEqual({ path: 'real', type: 'directory', size: 0 });
+    await expect(workspace.stat('nope')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(workspace.stat('out/secret.txt')).rejects.toMatchObject({ kind: 'path_escape' });
+  });
+
+  it('removes files, trees and links (never their targets), and empties the root', async () => {
+    const workspace = new Workspace(sandbox.root);
+    await sandbox.writeFile('tree/a/b.txt', 'b');
+    await sandbox.writeFile('keep.txt', 'k');
+    await symlink(outside, join(sandbox.root, 'tree/out'));
+    await symlink(join(outside, 'secret.txt'), join(sandbox.root, 'file-link'));
+    await workspace.remove('file-link');
+    await workspace.remove('tree');
+    await workspace.remove('never-was');
+    expect(await sandbox.listFiles('.', { recursive: true })).toEqual([
+      { path: 'keep.txt', type: 'file', size: 1 },
+    ]);
+    await expect(workspace.remove('../x')).rejects.toMatchObject({ kind: 'path_escape' });
+    await workspace.remove('.');
+    expect(await readdir(sandbox.root)).toEqual([]);
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'gives a tree to an owner without following links out of it',
+    async () => {
+      const workspace = new Workspace(sandbox.root);
+      await sandbox.writeFile('tree/a/b.txt', 'b');
+      await symlink(outside, join(sandbox.root, 'tree/out'));
+      await workspace.chown('tree', { uid: 65534, gid: 65534 }, { recursive: true });
+      expect((await stat(join(sandbox.root, 'tree/a/b.txt'))).uid).toBe(65534);
+      expect((await stat(join(sandbox.root, 'tree/a'))).uid).toBe(65534);
+      expect((await stat(outside)).uid).toBe(0);
+      expect((await stat(join(outside, 'secret.txt'))).uid).toBe(0);
+    },
+  );
 });
