@@ -58,11 +58,13 @@ function setup(
   });
   const registry = new ToolRegistry(tools);
   const runner = new ToolRunner({ clock });
-  const run = (...calls: Parameters<typeof toolCall>[]) =>
+  const run = async (...calls: Parameters<typeof toolCall>[]) =>
     runner.run(
-      prepareToolCalls(
-        registry,
-        calls.map((c) => toolCall(...c)),
+      (
+        await prepareToolCalls(
+          registry,
+          calls.map((c) => toolCall(...c)),
+        )
       ).calls,
       {
         signal: new AbortController().signal,
@@ -177,7 +179,7 @@ describe('ApprovalGate lifecycle', () => {
     const registry = new ToolRegistry([tool('deploy', 'risky', ran)]);
     const { bus } = collectingBus(clock);
     const done = new ToolRunner({ clock }).run(
-      prepareToolCalls(registry, [toolCall('deploy', {}, 'x')]).calls,
+      (await prepareToolCalls(registry, [toolCall('deploy', {}, 'x')])).calls,
       {
         signal: new AbortController().signal,
         emit: bus,
@@ -198,7 +200,7 @@ describe('ApprovalGate lifecycle', () => {
     const { bus, events } = collectingBus(clock);
     const controller = new AbortController();
     const done = new ToolRunner({ clock }).run(
-      prepareToolCalls(registry, [toolCall('deploy', {}, 'x')]).calls,
+      (await prepareToolCalls(registry, [toolCall('deploy', {}, 'x')])).calls,
       {
         signal: controller.signal,
         emit: bus,
@@ -286,10 +288,12 @@ describe('ApprovalGate approve-always scope', () => {
       if (seen.length === 2) void interrupts.respond(seen[0]!, { action: 'approve_always' });
     });
     const outcomes = await new ToolRunner({ clock }).run(
-      prepareToolCalls(new ToolRegistry([parallelDeploy]), [
-        toolCall('deploy', { target: 'a' }, 'a'),
-        toolCall('deploy', { target: 'b' }, 'b'),
-      ]).calls,
+      (
+        await prepareToolCalls(new ToolRegistry([parallelDeploy]), [
+          toolCall('deploy', { target: 'a' }, 'a'),
+          toolCall('deploy', { target: 'b' }, 'b'),
+        ])
+      ).calls,
       { signal: new AbortController().signal, emit: bus, runId: 'r', gate: approvals.gate },
     );
     expect(outcomes.map((o) => o.isError)).toEqual([false, false]);

@@ -92,14 +92,125 @@ describe('toolArgsGuardrail: which arguments are commands', () => {
 });
 
 describe('argStrings', () => {
-  it('bounds depth and tags strings with their nearest key word', () => {
-    expect(argStrings({ a: { imageURL: 'x' }, b: ['y'] })).toEqual([
-      { path: 'a.imageURL', keyWord: 'url', value: 'x' },
-      { path: 'b.0', keyWord: 'b', value: 'y' },
-    ]);
+  it('tags strings with their nearest key word', () => {
+    expect(argStrings({ a: { imageURL: 'x' }, b: ['y'] })).toEqual({
+      strings: [
+        { path: 'a.imageURL', keyWord: 'url', value: 'x' },
+        { path: 'b.0', keyWord: 'b', value: 'y' },
+      ],
+    });
+  });
+
+  it('says which limit stopped it', () => {
     let deep: unknown = 'deep';
     for (let i = 0; i < 20; i++) deep = { url: deep };
-    expect(argStrings(deep)).toEqual([]);
+    expect(argStrings(deep)).toEqual({ strings: [], overflow: 'depth' });
+    expect(argStrings(['a', 'b', 'c'], { maxStrings: 2 }).overflow).toBe('strings');
+    expect(argStrings({ a: [[]] }, { maxDepth: 2 })).toEqual({ strings: [] });
+    expect(argStrings({ a: [[{}]] }, { maxDepth: 2 }).overflow).toBe('depth');
+  });
+});
+
+describe('toolArgsGuardrail: URLs read as fetch reads them', () => {
+  it.each([
+    ['a tab in the scheme', { url: 'ht\ttp://127.0.0.1/' }],
+    ['a newline in the scheme', { url: 'h\nttp://169.254.169.254/latest/meta-data/' }],
+    ['a carriage return in the host', { url: 'http://127.0.\r0.1/' }],
+    ['leading controls and spaces', { url: '\u0000\u001f http://127.0.0.1/' }],
+    ['a special scheme without slashes', { url: 'http:127.0.0.1/' }],
+    ['backslashes after the scheme', { url: 'HtTp:\\\\127.0.0.1\\admin' }],
+    ['backslashes without a scheme', { url: '\\\\127.0.0.1\\admin' }],
+    ['a slash and a backslash', { url: '/\\127.0.0.1/' }],
+    ['three slashes', { url: '///127.0.0.1/' }],
+    ['userinfo', { url: 'http://a@127.0.0.1' }],
+    ['a percent-encoded host', { url: 'http://%6c%6f%63%61%6c%68%6f%73%74/' }],
+    ['percent-encoded dots', { url: 'http://127%2e0%2e0%2e1/' }],
+    ['a short octal host', { url: 'http://0177.1/' }],
+    ['a number', { url: 2130706433 }],
+    ['a tab, elsewhere', { query: 'ht\ttp://127.0.0.1/' }],
+    ['a special scheme without slashes, elsewhere', { query: 'HTTP:127.0.0.1' }],
+    ['a newline in file:, elsewhere', { source: 'fi\nle:///etc/passwd' }],
+  ])('blocks %s', async (_name, args) => {
+    const findings = await scan('fetch_url', args);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.rule).toMatch(/^url\./);
+  });
+
+  it.each([
+    ['a label with a colon', { note: 'Note: see above' }],
+    ['prose after a scheme name', { text: 'https: is safer than http' }],
+    ['a number under another key', { port: 2130706433 }],
+    ['a public URL with a tab', { url: 'https://exa\tmple.com/' }],
+  ])('leaves %s alone', async (_name, args) => {
+    expect(await scan('fetch_url', args)).toEqual([]);
+  });
+});
+
+describe('toolArgsGuardrail: what it cannot finish blocks', () => {
+  const crowded = { notes: Array.from({ length: 1000 }, (_, i) => `note ${i}`), url: 'http://127.0.0.1/' };
+  let deep: unknown = { url: 'http://127.0.0.1/' };
+  for (let i = 0; i < 16; i++) deep = { next: deep };
+
+  it('blocks arguments with more strings than it scans', async () => {
+    expect(await scan('fetch', crowded)).toEqual([
+      expect.objectContaining({ rule: 'tool_args.too_many_strings' }),
+    ]);
+    expect(await scan('fetch', { a: ['x', 'y', 'z'] }, { maxStrings: 2 })).toEqual([
+      expect.objectContaining({ rule: 'tool_args.too_many_strings' }),
+    ]);
+  });
+
+  it('blocks arguments nested deeper than it scans', async () => {
+    expect(await scan('fetch', deep)).toEqual([expect.objectContaining({ rule: 'tool_args.too_deep' })]);
+    expect(await scan('fetch', { a: { b: 'x' } }, { maxDepth: 1 })).toEqual([
+      expect.objectContaining({ rule: 'tool_args.too_deep' }),
+    ]);
+  });
+
+  it('only warns about the limits when failClosed is false', async () => {
+    const findings = await scan('fetch', deep, { failClosed: false });
+    expect(findings).toEqual([expect.objectContaining({ rule: 'tool_args.too_deep', action: 'warn' })]);
+  });
+
+  it('blocks a call whose DNS check outlives the budget, and cancels the lookup', async () => {
+    const clock = new FakeClock();
+    let lookupSignal: AbortSignal | undefined;
+    const resolve = (_host: string, options?: { signal?: AbortSignal }) => {
+      lookupSignal = options?.signal;
+      return new Promise<string[]>(() => {});
+    };
+    const guardrails = new Guardrails({ clock, tool: [toolArgsGuardrail({ url: { resolve } })] });
+    const verdict = guardrails.checkTool({
+      toolName: 'fetch',
+      args: { url: 'https://slow.example/' },
+      toolCallId: 'c1',
+    });
+    await clock.advance(500);
+    expect(await verdict).toMatchObject({ blocked: true, findings: [{ rule: 'timeout', action: 'block' }] });
+    expect(lookupSignal?.aborted).toBe(true);
+  });
+
+  it('lets a slow DNS check through with a warning when failClosed is false', async () => {
+    const clock = new FakeClock();
+    const resolve = () => new Promise<string[]>(() => {});
+    const guardrails = new Guardrails({
+      clock,
+      tool: [toolArgsGuardrail({ url: { resolve }, failClosed: false, timeoutMs: 100 })],
+    });
+    const verdict = guardrails.checkTool({
+      toolName: 'fetch',
+      args: { url: 'https://slow.example/' },
+      toolCallId: 'c1',
+    });
+    await clock.advance(100);
+    expect(await verdict).toMatchObject({ blocked: false, findings: [{ rule: 'timeout', action: 'warn' }] });
+  });
+});
+
+describe('toolArgsGuardrail: shell limits', () => {
+  it('blocks a command longer than the scanner reads', async () => {
+    const findings = await scan('run_shell', { command: 'ls '.repeat(10) }, { shellMaxLength: 20 });
+    expect(findings).toEqual([expect.objectContaining({ rule: 'shell.too_long' })]);
   });
 });
 
@@ -117,10 +228,10 @@ describe('Guardrails.toolGate', () => {
     });
     const { bus, events } = collectingBus();
     const runner = new ToolRunner({ clock: new FakeClock() });
-    const prepared = prepareToolCalls(new ToolRegistry([fetchTool]), [
+    const { calls: prepared } = await prepareToolCalls(new ToolRegistry([fetchTool]), [
       toolCall('fetch_url', { url: 'http://[::1]:8080/' }, 'a'),
       toolCall('fetch_url', { url: 'https://example.com' }, 'b'),
-    ]).calls;
+    ]);
     const gate = new Guardrails().toolGate();
     const outcomes = await runner.run(prepared, { signal, emit: bus, runId: 'run_1', gate });
     expect(outcomes.map((o) => [o.toolCallId, o.isError, o.output])).toEqual([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseIPv4, parseIPv6 } from '../../src/safety/guardrails/ip-address.js';
-import { checkUrl, inspectUrl } from '../../src/safety/guardrails/url-check.js';
+import { addressRestriction, parseIPv4, parseIPv6 } from '../../src/safety/guardrails/ip-address.js';
+import { urlParserInput } from '../../src/safety/guardrails/normalize.js';
+import { checkAddresses, checkUrl, inspectUrl } from '../../src/safety/guardrails/url-check.js';
 
 describe('inspectUrl', () => {
   it.each([
@@ -68,6 +69,38 @@ describe('inspectUrl', () => {
     expect(inspectUrl(url)).toMatchObject({ ok: true });
   });
 
+  it('allows a host on the allow list on one port only when the entry names a port', () => {
+    const policy = { allowHosts: ['127.0.0.1:8080', '[::1]:3000', 'Intranet.Example'] };
+    expect(inspectUrl('http://127.0.0.1:8080/', policy)).toMatchObject({ ok: true, allowListed: true });
+    expect(inspectUrl('http://127.0.0.1:8081/', policy)).toMatchObject({ ok: false });
+    expect(inspectUrl('http://127.0.0.1/', policy)).toMatchObject({ ok: false });
+    expect(inspectUrl('http://[::1]:3000/', policy)).toMatchObject({ ok: true });
+    expect(inspectUrl('https://intranet.example:444/', policy)).toMatchObject({
+      ok: true,
+      allowListed: true,
+    });
+    expect(inspectUrl('https://127.0.0.1:443/', { allowHosts: ['127.0.0.1:443'] })).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it('reads the URL exactly as fetch does: tabs and newlines anywhere, controls at the ends', () => {
+    expect(inspectUrl('ht\ttp://127.0.0.1/')).toMatchObject({ ok: false, rule: 'url.private_address' });
+    expect(inspectUrl('\u0000 http://loc\nalhost/ \u001f')).toMatchObject({
+      ok: false,
+      rule: 'url.blocked_host',
+    });
+    expect(urlParserInput('\u0001 h\tt\ntp://x/\r\n ')).toBe('http://x/');
+    expect(urlParserInput(`a${' '.repeat(100_000)}b`)).toHaveLength(100_002);
+  });
+
+  it('blocks a host made of trailing dots, however many', () => {
+    expect(inspectUrl(`http://localhost${'.'.repeat(50)}/`)).toMatchObject({
+      ok: false,
+      rule: 'url.blocked_host',
+    });
+  });
+
   it('allows hosts on the allow list and schemes the policy adds', () => {
     expect(inspectUrl('http://localhost:3000/', { allowHosts: ['localhost'] })).toMatchObject({ ok: true });
     expect(inspectUrl('ftp://example.com/', { allowedSchemes: ['ftp'] })).toMatchObject({ ok: true });
@@ -94,6 +127,27 @@ describe('checkUrl with DNS resolution', () => {
     expect(failing).toMatchObject({ ok: false, rule: 'url.unresolvable' });
     const empty = await checkUrl('https://nx.example/', { resolve: async () => [] });
     expect(empty).toMatchObject({ ok: false, rule: 'url.unresolvable' });
+  });
+
+  it('checks every address a name resolves to', () => {
+    expect(checkAddresses('x.example', ['93.184.216.34', '2606:4700::1'])).toEqual({
+      ok: true,
+      host: 'x.example',
+    });
+    expect(checkAddresses('x.example', ['93.184.216.34', 'fd00::1'])).toMatchObject({
+      ok: false,
+      rule: 'url.resolves_private',
+    });
+    expect(checkAddresses('x.example', ['not-an-ip'])).toMatchObject({ ok: false, rule: 'url.unresolvable' });
+  });
+
+  it('never resolves an allow-listed host', async () => {
+    const resolve = async () => ['127.0.0.1'];
+    expect(await checkUrl('http://app.test:8080/', { resolve, allowHosts: ['app.test:8080'] })).toMatchObject(
+      {
+        ok: true,
+      },
+    );
   });
 
   it('allows a name whose addresses are all public, and never resolves IP literals', async () => {
@@ -137,5 +191,14 @@ describe('IP parsing', () => {
     expect(parseIPv6('1::2::3')).toBeUndefined();
     expect(parseIPv6('1:2:3:4:5:6:7:8:9')).toBeUndefined();
     expect(parseIPv6('12345::')).toBeUndefined();
+  });
+
+  it.each([
+    ['::ffff:0:7f00:1', 'IPv4-translated'],
+    ['::ffff:0:808:808', 'IPv4-translated'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64'],
+    ['64:ff9b::7f00:1', 'NAT64 loopback'],
+  ])('treats %s as not public (%s)', (address, restriction) => {
+    expect(addressRestriction(address)).toBe(restriction);
   });
 });

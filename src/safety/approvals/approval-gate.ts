@@ -10,9 +10,17 @@ import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import type { GateDecision, ReadyToolCall, RunToolsContext, ToolGate } from '../../tools/runner.js';
 import type { ToolRisk } from '../../tools/types.js';
 import { blockedToolResult, type Guardrails, toolSubject } from '../guardrails/guardrails.js';
-import { askHuman } from './ask.js';
+import { askHuman, isBusFailure } from './ask.js';
 import type { InterruptBus } from './interrupt-bus.js';
-import { INTERRUPT_DEFAULTS, type InterruptOutcome, type InterruptResponse } from './interrupts.js';
+import {
+  buildInterrupt,
+  INTERRUPT_DEFAULTS,
+  type InterruptOutcome,
+  type InterruptResponse,
+  type InterruptSpec,
+  interruptView,
+  newInterruptId,
+} from './interrupts.js';
 
 /** Which tools need approval: every tool, `moderate` and `risky` ones, `risky` ones, or none. */
 export type ApprovalThreshold = 'all' | 'moderate' | 'risky' | 'none';
@@ -33,7 +41,7 @@ export interface ApprovalGateOptions {
   guardrails?: Guardrails;
   /** Approval wait. Default 120 000 ms. */
   timeoutMs?: number;
-  /** Applied when nobody answers in time. Default `deny`. */
+  /** Applied when nobody answers in time, or the bus fails (e.g. Redis is down). Default `deny`. */
   defaultAction?: 'approve' | 'deny';
   /** "Approve always" scopes already granted (restoring a session). */
   approvedScopes?: Iterable<string>;
@@ -117,7 +125,9 @@ export class ApprovalGate {
   private async ask(call: ReadyToolCall, ctx: RunToolsContext): Promise<GateDecision> {
     const name = call.tool.name;
     const timeoutMs = this.options.timeoutMs ?? INTERRUPT_DEFAULTS.approval.timeoutMs;
-    const outcome = this.recall(call, ctx) ?? (await this.askHuman(call, ctx, timeoutMs));
+    const early = this.recall(call, ctx);
+    if (!early && ctx.deferApprovals) return this.defer(call, ctx, timeoutMs);
+    const outcome = early ?? (await this.askHuman(call, ctx, timeoutMs));
     if (!outcome) {
       return {
         allow: false,
@@ -131,12 +141,7 @@ export class ApprovalGate {
         await this.grant(call, ctx.runId);
         return { allow: true };
       default:
-        return {
-          allow: false,
-          result: outcome.timedOut
-            ? `No answer to the approval request for ${name} within ${Math.round(timeoutMs / 1000)} s; the default "${outcome.action}" was applied. The tool was not executed.`
-            : `User denied execution of ${name}. The tool was not executed.`,
-        };
+        return { allow: false, result: refusal(name, outcome, timeoutMs) };
     }
   }
 
@@ -153,36 +158,62 @@ export class ApprovalGate {
     return { ...early, timedOut: false };
   }
 
-  /** Asks and waits; `undefined` when the run aborted the wait. */
+  /**
+   * A run that pauses to ask: the question is emitted as an `interrupt` event
+   * (the run's saved state lists it) and answered when the run is resumed
+   * (see {@link ApprovalGate.answer}); nothing waits, and it is not put on
+   * the bus, where an answer would reach nobody.
+   */
+  private defer(call: ReadyToolCall, ctx: RunToolsContext, timeoutMs: number): GateDecision {
+    const { clock, random } = this.runtime;
+    const meta = { id: newInterruptId(random), runId: ctx.runId, createdAt: clock.now() };
+    const request = buildInterrupt(this.question(call, timeoutMs), meta);
+    ctx.emit.emit('interrupt', { interrupt: interruptView(request) });
+    return {
+      allow: false,
+      deferred: true,
+      isError: false,
+      result: `Awaiting approval of ${call.tool.name}: the run is paused until it is answered. The tool has not been executed.`,
+    };
+  }
+
+  /** The approval question for `call`. */
+  private question(call: ReadyToolCall, timeoutMs: number): InterruptSpec {
+    const name = call.tool.name;
+    return {
+      kind: 'approval',
+      title: `Approve ${name}?`,
+      message: `The agent wants to run ${name} (risk: ${call.tool.risk}).`,
+      toolName: name,
+      toolCallId: call.call.id,
+      args: call.args,
+      timeoutMs,
+      defaultAction: this.options.defaultAction ?? 'deny',
+    };
+  }
+
+  /**
+   * Asks and waits; `undefined` when the run aborted the wait. A failing bus
+   * gives the default action, marked `busFailed`: nobody could answer.
+   */
   private async askHuman(
     call: ReadyToolCall,
     ctx: RunToolsContext,
     timeoutMs: number,
-  ): Promise<InterruptOutcome | undefined> {
-    const name = call.tool.name;
+  ): Promise<GateOutcome | undefined> {
+    const defaultAction = this.options.defaultAction ?? 'deny';
     try {
-      const { outcome } = await askHuman(
-        {
-          kind: 'approval',
-          title: `Approve ${name}?`,
-          message: `The agent wants to run ${name} (risk: ${call.tool.risk}).`,
-          toolName: name,
-          toolCallId: call.call.id,
-          args: call.args,
-          timeoutMs,
-          defaultAction: this.options.defaultAction ?? 'deny',
-        },
-        {
-          bus: this.options.bus,
-          runId: ctx.runId,
-          clock: this.runtime.clock,
-          random: this.runtime.random,
-          emit: ctx.emit,
-          signal: ctx.signal,
-        },
-      );
+      const { outcome } = await askHuman(this.question(call, timeoutMs), {
+        bus: this.options.bus,
+        runId: ctx.runId,
+        clock: this.runtime.clock,
+        random: this.runtime.random,
+        emit: ctx.emit,
+        signal: ctx.signal,
+      });
       return outcome;
     } catch (error) {
+      if (isBusFailure(error)) return { action: defaultAction, timedOut: true, busFailed: true };
       if (!isAbortError(error)) throw error;
       return undefined;
     }
@@ -193,16 +224,35 @@ export class ApprovalGate {
     const scope = approvalScope(call.tool.name, call.args);
     if (scope === undefined) return;
     this.scopes.add(scope);
-    for (const request of await this.options.bus.pending(runId)) {
-      if (
-        request.kind === 'approval' &&
-        request.toolName &&
-        approvalScope(request.toolName, request.args) === scope
-      ) {
-        await this.options.bus.respond(request.id, { action: 'approve' });
+    try {
+      for (const request of await this.options.bus.pending(runId)) {
+        if (
+          request.kind === 'approval' &&
+          request.toolName &&
+          approvalScope(request.toolName, request.args) === scope
+        ) {
+          await this.options.bus.respond(request.id, { action: 'approve' });
+        }
       }
+    } catch (error) {
+      // The call itself is approved; its siblings are then asked (or time out) on their own.
+      if (!isBusFailure(error)) throw error;
     }
   }
+}
+
+/** An answer, or the default applied because the bus failed. */
+type GateOutcome = InterruptOutcome & { busFailed?: boolean };
+
+/** The result a refused call gets: why it was not run, in words the model can act on. */
+function refusal(name: string, outcome: GateOutcome, timeoutMs: number): string {
+  if (outcome.busFailed) {
+    return `The approval request for ${name} could not reach a human: the approval service is unavailable. The default "${outcome.action}" was applied. The tool was not executed.`;
+  }
+  if (outcome.timedOut) {
+    return `No answer to the approval request for ${name} within ${Math.round(timeoutMs / 1000)} s; the default "${outcome.action}" was applied. The tool was not executed.`;
+  }
+  return `User denied execution of ${name}. The tool was not executed.`;
 }
 
 /**

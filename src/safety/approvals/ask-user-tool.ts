@@ -3,7 +3,7 @@
  * `input` question to the human through an {@link InterruptBus}.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { askHuman } from './ask.js';

@@ -36,14 +36,17 @@ export interface InterruptBus {
   /**
    * Waits for the answer to `id` and closes the interrupt. Resolves
    * `undefined` on timeout — the caller applies the default. An answer given
-   * before this call is returned at once.
-   * @throws AbortError when `signal` aborts; InterruptError for an unknown id.
+   * before this call is returned at once. The timeout and the abort hold
+   * whatever the transport does: an unreachable backend never delays them.
+   * @throws AbortError when `signal` aborts; InterruptError `invalid_request`
+   *   for an unknown id, `bus` when the transport fails.
    */
   waitFor(id: string, options: WaitForOptions): Promise<InterruptResponse | undefined>;
   /**
    * Answers `id`. Resolves false when the interrupt is unknown, already
    * answered or closed (timed out): tell the user it may have timed out.
-   * @throws InterruptError (`invalid_response`) for an answer its kind does not accept.
+   * @throws InterruptError (`invalid_response`) for an answer its kind does
+   *   not accept, (`bus`) when the transport fails.
    */
   respond(id: string, response: InterruptResponse): Promise<boolean>;
   /** Unanswered requests of a run, oldest first (for a UI that reconnects). */

@@ -58,7 +58,9 @@ export interface InterruptOutcome extends InterruptResponse {
 export type InterruptErrorKind = 'invalid_request' | 'invalid_response' | 'bus';
 
 /** A malformed interrupt or answer, or a bus failure. */
-export class InterruptError extends TandemError<InterruptErrorKind> {}
+export class InterruptError extends TandemError<InterruptErrorKind> {
+  static override readonly brand: string = 'InterruptError';
+}
 
 /** What to ask. Omitted timeout and default come from {@link INTERRUPT_DEFAULTS}. */
 export interface InterruptSpec {

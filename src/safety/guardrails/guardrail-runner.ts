@@ -26,7 +26,10 @@ export interface GuardrailRunOptions {
   clock: Clock;
   /** Budget per scan unless the guardrail sets its own. */
   timeoutMs: number;
-  /** A scan that times out or throws blocks (instead of being reported as a warning). */
+  /**
+   * A scan that times out or throws blocks (instead of being reported as a
+   * warning), unless the guardrail sets its own `failClosed`.
+   */
   failClosed: boolean;
   /** Where `guardrail` events go. */
   emit?: Emitter;
@@ -70,7 +73,7 @@ export async function runGuardrails<T>(
         current = text as T;
       }
     } else {
-      reported = [failureFinding(guardrail.name, outcome, options.failClosed)];
+      reported = [failureFinding(guardrail.name, outcome, guardrail.failClosed ?? options.failClosed)];
     }
     let blocked = false;
     for (const finding of reported) {

@@ -29,7 +29,11 @@ export interface GuardrailsOptions {
   tool?: readonly Guardrail<ToolScanSubject>[];
   /** Budget of each scan. Default 500 ms. */
   timeoutMs?: number;
-  /** A scan that times out or throws blocks. Default false: it is reported as a warning and the subject passes. */
+  /**
+   * A scan that times out or throws blocks. Default false: it is reported as
+   * a warning and the subject passes. A guardrail's own `failClosed` wins:
+   * the default tool-argument scan fails closed.
+   */
   failClosed?: boolean;
   /** What a blocked output is replaced with. Default: the seed's apology. */
   blockedOutputMessage?: string;

@@ -104,6 +104,10 @@ export function ipv6Restriction(g: readonly number[]): string | undefined {
   if (zerosBefore(7) && g[7] === 1) return 'loopback';
   if (zerosBefore(5) && g[5] === 0xffff) return withPrefix('IPv4-mapped', embedded(g[6]!, g[7]!));
   if (zerosBefore(6)) return withPrefix('IPv4-compatible', embedded(g[6]!, g[7]!));
+  // SIIT (::ffff:0:a.b.c.d) and local-use NAT64 (64:ff9b:1::/48) are translated by
+  // gateways inside the network, so no address in them counts as public.
+  if (zerosBefore(4) && g[4] === 0xffff && g[5] === 0) return 'IPv4-translated';
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'local-use NAT64';
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) {
     return withPrefix('NAT64', embedded(g[6]!, g[7]!));
   }

@@ -124,3 +124,19 @@ export function normalizeForMatching(text: string): string {
     .replace(SPACES, ' ')
     .trim();
 }
+
+/**
+ * What a WHATWG URL parser — the one `fetch` and `new URL` use — reads of
+ * `text`: leading and trailing C0 controls and spaces removed, then every
+ * ASCII tab and newline removed wherever it is. So `'ht\ttp://127.0.0.1/'`
+ * is `http://127.0.0.1/` to `fetch`, and a scanner deciding whether a string
+ * is a URL must look at this form, not the raw one.
+ */
+export function urlParserInput(text: string): string {
+  let start = 0;
+  let end = text.length;
+  // Loops, not /^\s+|\s+$/: an unanchored trailing-run pattern is quadratic on long inner runs.
+  while (start < end && text.charCodeAt(start) <= 0x20) start++;
+  while (end > start && text.charCodeAt(end - 1) <= 0x20) end--;
+  return text.slice(start, end).replace(/[\t\n\r]/g, '');
+}

@@ -2,12 +2,20 @@
  * The tool-call guardrail: finds the URLs and shell/code strings in a call's
  * arguments and checks them ({@link checkUrl}, {@link checkShell}).
  *
- * URLs: every string under a key whose last word is url/uri/href/endpoint/link
- * (`url`, `imageUrl`, `base_url`, `links[]`), and any other string that is an
- * absolute `scheme://` or `file:` URL. Commands: strings under code / command /
- * commands / script / cmd keys of the tools named in `shellTools`.
+ * URLs: every string (or number) under a key whose last word is
+ * url/uri/href/endpoint/link (`url`, `imageUrl`, `base_url`, `links[]`), and
+ * any other string that is an absolute `scheme://` URL or parses as an
+ * http(s)/ws(s)/ftp/file URL. Strings are read the way the WHATWG parser
+ * reads them (tabs and newlines anywhere dropped, controls at the ends
+ * trimmed). Commands: strings under code / command / commands / script / cmd
+ * keys of the tools named in `shellTools`.
+ *
+ * Everything the scan cannot finish fails closed by default: more strings or
+ * deeper nesting than its limits, and a scan that outlives its budget (a slow
+ * DNS `resolve`).
  * @module
  */
+import { urlParserInput } from './normalize.js';
 import { checkShell } from './shell-check.js';
 import type { Guardrail, GuardrailAction, GuardrailFinding, ToolScanSubject } from './types.js';
 import { checkUrl, type UrlPolicy } from './url-check.js';
@@ -32,6 +40,12 @@ export const DEFAULT_SHELL_TOOLS: readonly string[] = [
 /** Argument key words holding code or commands. */
 export const DEFAULT_SHELL_ARG_KEYS: readonly string[] = ['code', 'command', 'commands', 'script', 'cmd'];
 
+/** Default {@link ToolArgsGuardrailOptions.maxStrings}. */
+export const DEFAULT_MAX_ARG_STRINGS = 1000;
+
+/** Default {@link ToolArgsGuardrailOptions.maxDepth}. */
+export const DEFAULT_MAX_ARG_DEPTH = 16;
+
 const URL_KEY_WORDS = new Set([
   'url',
   'urls',
@@ -44,8 +58,9 @@ const URL_KEY_WORDS = new Set([
   'link',
   'links',
 ]);
-const MAX_DEPTH = 6;
-const MAX_STRINGS = 500;
+
+// Schemes the WHATWG parser gives an authority even without `//` (`http:127.0.0.1`).
+const SPECIAL_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file']);
 
 /** Options of {@link toolArgsGuardrail}. */
 export interface ToolArgsGuardrailOptions {
@@ -55,6 +70,21 @@ export interface ToolArgsGuardrailOptions {
   shellTools?: readonly string[] | ((toolName: string) => boolean) | false;
   /** Key words marking command arguments. Default {@link DEFAULT_SHELL_ARG_KEYS}. */
   shellArgKeys?: readonly string[];
+  /** Longest command scanned; a longer one is blocked (`shell.too_long`). Default 1 MiB of text. */
+  shellMaxLength?: number;
+  /** Most strings scanned in one call. Default {@link DEFAULT_MAX_ARG_STRINGS}. */
+  maxStrings?: number;
+  /** Deepest nesting of arrays and objects scanned. Default {@link DEFAULT_MAX_ARG_DEPTH}. */
+  maxDepth?: number;
+  /**
+   * Block what the scan could not finish: arguments over `maxStrings` or
+   * `maxDepth` (rules `tool_args.too_many_strings`, `tool_args.too_deep`), and
+   * a scan that times out (a slow `url.resolve`) or throws. Default true; false
+   * reports them as warnings and lets the call run.
+   */
+  failClosed?: boolean;
+  /** Budget of one scan, DNS included. Default: the stage's (500 ms). */
+  timeoutMs?: number;
   /** Default `block` (the seed's tool scans always blocked). */
   action?: GuardrailAction;
 }
@@ -68,20 +98,53 @@ export interface ArgString {
   value: string;
 }
 
-/** Every string in `args` (depth and count bounded), with its key. */
-export function argStrings(args: unknown): ArgString[] {
-  const out: ArgString[] = [];
+/** What {@link argStrings} found, and which limit stopped it, if any. */
+export interface ArgStrings {
+  strings: ArgString[];
+  /** Set when some of the arguments were not looked at. */
+  overflow?: 'strings' | 'depth';
+}
+
+/**
+ * Every string in `args`, with its key; numbers too under URL keys (a
+ * client may build `http://${n}` from `2130706433`). Stops at `maxStrings`
+ * strings and does not enter containers deeper than `maxDepth`, and says so
+ * (an empty container that deep hides nothing and is not reported).
+ */
+export function argStrings(
+  args: unknown,
+  limits: { maxStrings?: number; maxDepth?: number } = {},
+): ArgStrings {
+  const maxStrings = limits.maxStrings ?? DEFAULT_MAX_ARG_STRINGS;
+  const maxDepth = limits.maxDepth ?? DEFAULT_MAX_ARG_DEPTH;
+  const strings: ArgString[] = [];
+  let overflow: ArgStrings['overflow'];
   const walk = (value: unknown, path: string, keyWord: string, depth: number) => {
-    if (out.length >= MAX_STRINGS || depth > MAX_DEPTH) return;
-    if (typeof value === 'string') out.push({ path, keyWord, value });
-    else if (Array.isArray(value)) {
+    if (overflow === 'strings') return;
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' && URL_KEY_WORDS.has(keyWord)
+          ? String(value)
+          : undefined;
+    if (text !== undefined) {
+      if (strings.length >= maxStrings) overflow = 'strings';
+      else strings.push({ path, keyWord, value: text });
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    if (depth >= maxDepth) {
+      if (!isEmpty(value)) overflow ??= 'depth';
+      return;
+    }
+    if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) walk(value[i], join(path, String(i)), keyWord, depth + 1);
-    } else if (value !== null && typeof value === 'object') {
+    } else {
       for (const [key, v] of Object.entries(value)) walk(v, join(path, key), lastWord(key), depth + 1);
     }
   };
   walk(args, '', '', 0);
-  return out;
+  return overflow ? { strings, overflow } : { strings };
 }
 
 /**
@@ -90,30 +153,29 @@ export function argStrings(args: unknown): ArgString[] {
  */
 export function toolArgsGuardrail(options: ToolArgsGuardrailOptions = {}): Guardrail<ToolScanSubject> {
   const shellKeys = new Set(options.shellArgKeys ?? DEFAULT_SHELL_ARG_KEYS);
-  const shellTools = options.shellTools ?? DEFAULT_SHELL_TOOLS;
-  const isShellTool =
-    shellTools === false
-      ? () => false
-      : typeof shellTools === 'function'
-        ? shellTools
-        : (name: string) => shellTools.includes(name);
+  const isShellTool = shellToolPredicate(options.shellTools ?? DEFAULT_SHELL_TOOLS);
   const policy = options.url;
+  const failClosed = options.failClosed ?? true;
+  const shellLimits = { maxLength: options.shellMaxLength };
   return {
     name: 'tool_args',
     action: options.action ?? 'block',
-    async scan({ toolName, args }) {
-      const findings: GuardrailFinding[] = [];
+    failClosed,
+    timeoutMs: options.timeoutMs,
+    async scan({ toolName, args }, { signal }) {
+      const { strings, overflow } = argStrings(args, options);
+      const findings: GuardrailFinding[] = overflow ? [overflowFinding(overflow, options, failClosed)] : [];
       const shell = isShellTool(toolName);
-      for (const { path, keyWord, value } of argStrings(args)) {
+      for (const { path, keyWord, value } of strings) {
         if (shell && shellKeys.has(keyWord)) {
-          const verdict = checkShell(value);
+          const verdict = checkShell(value, shellLimits);
           if (!verdict.ok)
             findings.push({ rule: verdict.rule, reason: `${verdict.reason} (argument "${path}")` });
         }
         if (policy === false) continue;
         const url = urlToCheck(value, URL_KEY_WORDS.has(keyWord));
         if (url === undefined) continue;
-        const verdict = await checkUrl(url, policy);
+        const verdict = await checkUrl(url, policy, signal);
         if (!verdict.ok)
           findings.push({ rule: verdict.rule, reason: `${verdict.reason} (argument "${path}")` });
       }
@@ -122,19 +184,70 @@ export function toolArgsGuardrail(options: ToolArgsGuardrailOptions = {}): Guard
   };
 }
 
+function isEmpty(value: object): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  for (const _ in value) return false;
+  return true;
+}
+
+function shellToolPredicate(tools: NonNullable<ToolArgsGuardrailOptions['shellTools']>) {
+  if (tools === false) return () => false;
+  if (typeof tools === 'function') return tools;
+  return (name: string) => tools.includes(name);
+}
+
+function overflowFinding(
+  overflow: 'strings' | 'depth',
+  options: ToolArgsGuardrailOptions,
+  failClosed: boolean,
+): GuardrailFinding {
+  const finding =
+    overflow === 'strings'
+      ? {
+          rule: 'tool_args.too_many_strings',
+          reason: `Arguments hold more than ${options.maxStrings ?? DEFAULT_MAX_ARG_STRINGS} strings; the rest were not scanned`,
+        }
+      : {
+          rule: 'tool_args.too_deep',
+          reason: `Arguments nest deeper than ${options.maxDepth ?? DEFAULT_MAX_ARG_DEPTH} levels; the deeper ones were not scanned`,
+        };
+  return failClosed ? finding : { ...finding, action: 'warn' };
+}
+
 /**
- * The URL a string stands for, or `undefined` when it is not one. Under a URL
- * key a scheme-less value counts too (`169.254.169.254/latest`, `//host`);
- * relative paths do not. Elsewhere only `scheme://…` and `file:` values count.
+ * The URL a string stands for, or `undefined` when it is not one. The string
+ * is first read as the WHATWG parser reads it. Under a URL key every value
+ * counts: `scheme:…` as given (a special scheme even without `//`), a
+ * scheme-less one as a client that adds `http://` would fetch it
+ * (`169.254.169.254/x`, `localhost:8080`, `//host`, `\\host`); relative paths
+ * do not. Elsewhere only `scheme://…` values and ones that parse as a special
+ * scheme's URL count — text such as `Note: …` or `https: is safer` does not.
  */
 function urlToCheck(value: string, urlKey: boolean): string | undefined {
-  const text = value.trim();
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(text) || /^file:/i.test(text)) return text;
-  if (!urlKey || text === '') return undefined;
-  if (text.startsWith('//')) return `http:${text}`;
-  if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(text)) return text;
-  if (/^[./#?]/.test(text)) return undefined;
+  const text = urlParserInput(value);
+  if (text === '') return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text);
+  if (scheme) {
+    const rest = text.slice(scheme[0].length);
+    const special = SPECIAL_SCHEMES.has(scheme[1]!.toLowerCase());
+    if (urlKey && (special || !/^\d/.test(rest))) return text;
+    if (!urlKey && rest.startsWith('//')) return text;
+    if (!urlKey) return special && parses(text) ? text : undefined;
+  }
+  if (!urlKey) return undefined;
+  // With an http(s) base, `//host`, `\\host`, `/\host` and `///host` all name a host.
+  if (/^[/\\]{2}/.test(text)) return `http:${text}`;
+  if (/^[/\\.#?]/.test(text)) return undefined;
   return `http://${text}`;
+}
+
+function parses(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function lastWord(key: string): string {

@@ -58,6 +58,12 @@ export interface Guardrail<T> {
   readonly action?: GuardrailAction;
   /** Per-scan budget overriding the runner's (default 500 ms). */
   readonly timeoutMs?: number;
+  /**
+   * Whether a scan of this guardrail that times out or throws blocks,
+   * overriding the stage's `failClosed`. A guardrail whose silence would let
+   * an attack through (the tool-argument scan waiting on DNS) sets it.
+   */
+  readonly failClosed?: boolean;
   scan(
     subject: T,
     ctx: GuardrailScanContext,
