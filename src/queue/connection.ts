@@ -44,6 +44,7 @@ export class OwnedConnections {
   /** A fresh connection for SUBSCRIBE. */
   async subscriber(): Promise<Redis> {
     const client = (await this.main()).duplicate();
+    client.on('error', ignoreConnectionError);
     this.owned.push(client);
     return client;
   }
@@ -79,7 +80,15 @@ export class OwnedConnections {
           ? new RedisClass(connection, { maxRetriesPerRequest: null })
           : new RedisClass({ ...connection, maxRetriesPerRequest: null });
     }
+    client.on('error', ignoreConnectionError);
     this.owned.push(client);
     return client;
   }
 }
+
+/**
+ * The `error` listener of every connection the adapter creates. Without one,
+ * ioredis logs "Unhandled error event" for each failed reconnect while Redis
+ * is down; the failures that matter reach callers through their commands.
+ */
+function ignoreConnectionError(): void {}

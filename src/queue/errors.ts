@@ -22,4 +22,6 @@ export type QueueErrorKind =
   | 'invalid_job';
 
 /** An error of the `tandem-agents/queue` adapter. */
-export class QueueError extends TandemError<QueueErrorKind> {}
+export class QueueError extends TandemError<QueueErrorKind> {
+  static override readonly brand: string = 'QueueError';
+}

@@ -1,14 +1,23 @@
 /**
  * How the Redis adapters get a client: yours, or one they create from
- * connection options (loading the optional `ioredis` peer dependency only then).
+ * connection options (loading the optional `ioredis` peer dependency only
+ * then), and how they bound and type the commands they send.
  * @module
  */
 import type { Redis, RedisOptions } from 'ioredis';
-import { ConfigError } from '../core/errors.js';
+import { abortable } from '../core/abortable.js';
+import { ConfigError, errorMessage, TandemError } from '../core/errors.js';
+import type { Clock } from '../core/seams.js';
+
+/** Default of the adapters' `commandTimeoutMs`: 2 s. */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
 
 /** A client you own (you close it), or options / a URL for a client the adapter owns. */
 export interface RedisConnectionOptions {
-  /** An ioredis client. The adapter never closes it. */
+  /**
+   * An ioredis client. The adapter never closes it and leaves its `error`
+   * events to you: attach a listener, or ioredis logs every failed reconnect.
+   */
   client?: Redis;
   /** Options or a `redis://` URL for a client the adapter creates and closes in `close()`. */
   connection?: RedisOptions | string;
@@ -20,8 +29,15 @@ export class RedisClientHandle {
   private created?: Promise<Redis>;
   private ownedClient?: Redis;
 
-  /** @throws ConfigError when neither `client` nor `connection` is given. */
-  constructor(options: RedisConnectionOptions, adapter: string) {
+  /**
+   * @param deadline How long `close()` waits for a graceful QUIT.
+   * @throws ConfigError when neither `client` nor `connection` is given.
+   */
+  constructor(
+    options: RedisConnectionOptions,
+    adapter: string,
+    private readonly deadline: CommandDeadline,
+  ) {
     if (!options.client && options.connection === undefined) {
       throw new ConfigError(
         `${adapter}: pass \`client\` (an ioredis instance) or \`connection\` (options or a URL)`,
@@ -45,7 +61,7 @@ export class RedisClientHandle {
     const client = this.ownedClient;
     this.ownedClient = undefined;
     this.created = undefined;
-    if (client) await client.quit().catch(() => client.disconnect());
+    if (client) await closeClient(client, this.deadline);
   }
 }
 
@@ -59,7 +75,80 @@ async function createClient(connection: RedisOptions | string): Promise<Redis> {
     );
   }
   const RedisClass = mod.Redis ?? mod.default;
-  return typeof connection === 'string' ? new RedisClass(connection) : new RedisClass(connection);
+  return quietErrors(
+    typeof connection === 'string' ? new RedisClass(connection) : new RedisClass(connection),
+  );
+}
+
+/**
+ * Gives a connection the adapter created an `error` listener. Without one,
+ * ioredis logs "Unhandled error event" for every failed reconnect while
+ * Redis is down; the failures that matter reach callers as typed errors of
+ * the commands that hit them.
+ */
+export function quietErrors(client: Redis): Redis {
+  client.on('error', ignore);
+  return client;
+}
+
+/**
+ * Closes a connection the adapter created: a graceful QUIT when it is
+ * connected (within `deadline`), else it is dropped — closing never waits for
+ * Redis to come back.
+ */
+export async function closeClient(client: Redis, deadline: CommandDeadline): Promise<void> {
+  if (client.status === 'ready') {
+    await redisCommand(
+      () => client.quit(),
+      deadline,
+      (reason) => new Error(reason),
+    ).catch(ignore);
+  }
+  client.disconnect();
+}
+
+/** How long a Redis operation may take, on which clock. */
+export interface CommandDeadline {
+  clock: Clock;
+  ms: number;
+}
+
+/**
+ * Runs `operation` (Redis commands) and types its failures: a TandemError it
+ * throws (a validation error, say) passes through; any other failure, or no
+ * answer within `deadline`, becomes `fail(reason, cause)`. Past the deadline
+ * the caller stops waiting and the late outcome is swallowed — a client with
+ * `maxRetriesPerRequest: null` would otherwise keep the caller waiting for as
+ * long as Redis is down.
+ */
+export async function redisCommand<T>(
+  operation: () => Promise<T>,
+  deadline: CommandDeadline | undefined,
+  fail: (reason: string, cause?: unknown) => Error,
+): Promise<T> {
+  const controller = new AbortController();
+  const cancel = deadline?.clock.setTimer(deadline.ms, () =>
+    controller.abort(fail(`Redis did not answer within ${deadline.ms} ms`)),
+  );
+  try {
+    return await abortable(operation(), controller.signal);
+  } catch (error) {
+    if (error instanceof TandemError) throw error;
+    throw fail(`Redis failed: ${errorMessage(error)}`, error);
+  } finally {
+    cancel?.();
+  }
+}
+
+/**
+ * @throws ConfigError unless `ms` is a positive number (the `commandTimeoutMs` of `adapter`).
+ */
+export function assertCommandTimeout(ms: number, adapter: string): void {
+  if (!(ms > 0 && Number.isFinite(ms))) {
+    throw new ConfigError(
+      `${adapter}: commandTimeoutMs must be a positive number of milliseconds, got ${ms}`,
+    );
+  }
 }
 
 /** `text` with Redis glob characters escaped, for SCAN MATCH. */
@@ -78,3 +167,5 @@ export async function scanKeys(client: Redis, pattern: string): Promise<string[]
   } while (cursor !== '0');
   return [...keys];
 }
+
+function ignore(): void {}

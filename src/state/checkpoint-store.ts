@@ -23,7 +23,9 @@ export interface CheckpointStore<S = unknown> {
 export type CheckpointErrorKind = 'invalid_run_id' | 'serialize' | 'corrupt' | 'unsupported_format' | 'io';
 
 /** A checkpoint that could not be saved or read. */
-export class CheckpointError extends TandemError<CheckpointErrorKind> {}
+export class CheckpointError extends TandemError<CheckpointErrorKind> {
+  static override readonly brand: string = 'CheckpointError';
+}
 
 /** Format tag of the envelope every store writes. */
 export const CHECKPOINT_FORMAT = 'tandem-checkpoint/1';

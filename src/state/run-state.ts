@@ -5,7 +5,7 @@
  * another process after an approval, a restart or a crash.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { TandemError } from '../core/errors.js';
 import type { EventPayloads, InterruptView, PlanStepView } from '../core/events.js';
 import type { Message } from '../core/messages.js';
@@ -94,7 +94,9 @@ export interface RunState {
 export type RunStateErrorKind = 'unsupported_version' | 'invalid_state' | 'not_found';
 
 /** A saved state that cannot be resumed. */
-export class RunStateError extends TandemError<RunStateErrorKind> {}
+export class RunStateError extends TandemError<RunStateErrorKind> {
+  static override readonly brand: string = 'RunStateError';
+}
 
 const usageSchema = z.object({
   inputTokens: z.number(),

@@ -160,7 +160,7 @@ describe('cross-process approval through Redis', () => {
     const answers: Promise<string>[] = [];
     events.on('interrupt', (e) => answers.push(respondFromChild(e.interrupt.id, 'approve')));
     const outcomes = await new ToolRunner({ clock }).run(
-      prepareToolCalls(new ToolRegistry([deploy]), [toolCall('deploy', {}, 'call_1')]).calls,
+      (await prepareToolCalls(new ToolRegistry([deploy]), [toolCall('deploy', {}, 'call_1')])).calls,
       { signal: new AbortController().signal, emit: events, runId: 'run_x', gate: approvals.gate },
     );
     expect(await Promise.all(answers)).toEqual(['answered:true']);
