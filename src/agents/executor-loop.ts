@@ -8,7 +8,7 @@
 import { abortable } from '../core/abortable.js';
 import { AbortError, errorMessage, ModelError, RunError, TandemError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
-import { type AssistantMessage, type Message, type ToolCallPart, toolCallsOf } from '../core/messages.js';
+import type { AssistantMessage, Message, ToolCallPart } from '../core/messages.js';
 import type { Clock } from '../core/seams.js';
 import { addUsage, type Usage } from '../core/usage.js';
 import type { ModelInvoker } from '../model/invoke.js';
@@ -27,7 +27,7 @@ import {
   MAX_INVALID_JSON_RETRIES,
 } from './executor-options.js';
 import { reflect, reflectionFeedback } from './executor-reflection.js';
-import { toolMessage, toolOnlyOutput } from './executor-results.js';
+import { BatchResults, pendingBatch, toolOnlyOutput } from './executor-results.js';
 import {
   budgetWarning,
   callKey,
@@ -244,7 +244,7 @@ export class ExecutorLoop {
 
   private async actOn(message: AssistantMessage, calls: ToolCallPart[]): Promise<ExecutorResult | undefined> {
     const { deps, run } = this;
-    const turn = prepareToolCalls(deps.registry, calls);
+    const turn = await prepareToolCalls(deps.registry, calls);
     if (turn.unknownTool) {
       if (++this.invalidToolTurns >= deps.limits.maxInvalidToolTurns) {
         const names = turn.calls.filter((c) => c.status === 'unknown_tool').map((c) => c.call.name);
@@ -271,37 +271,80 @@ export class ExecutorLoop {
 
   /**
    * A resumed conversation may end with a model turn whose tool calls have no
-   * results yet (the run paused for an approval, or stopped mid-tool): those
-   * calls run first, before the model is asked anything.
+   * results yet (the run paused for an approval, or stopped mid-tool), or only
+   * some (a batch cut short): the calls without a result run first, before
+   * the model is asked anything; a recorded result is never run again.
    */
   private async runPendingCalls(): Promise<void> {
-    const last = this.run.messages[this.run.messages.length - 1];
-    if (last?.role !== 'assistant') return;
-    const calls = toolCallsOf(last);
-    if (calls.length === 0) return;
-    await this.runTools(prepareToolCalls(this.deps.registry, calls).calls);
+    const pending = pendingBatch(this.run.messages);
+    if (!pending) return;
+    const prepared = await prepareToolCalls(this.deps.registry, pending.calls);
+    await this.runTools(prepared.calls, pending.results, pending.at);
   }
 
-  private async runTools(calls: readonly PreparedCall[]): Promise<undefined> {
+  /**
+   * Runs the turn's calls that have no result in `results` and writes the
+   * tool message answering them at `at`. In a batch of several calls, every
+   * result is checkpointed as it settles, so neither a crash nor a pause runs
+   * it again. Calls whose approval was deferred get no result: the results so
+   * far are checkpointed and the execution ends with `RunError('interrupted')`.
+   */
+  private async runTools(
+    calls: readonly PreparedCall[],
+    results = new BatchResults(calls.map((c) => c.call.id)),
+    at = this.run.messages.length,
+  ): Promise<undefined> {
     const { deps, run } = this;
-    const outcomes = await deps.runner.run(calls, {
-      signal: run.signal,
-      emit: run.emit,
-      runId: run.emit.runId,
-      stepId: run.stepId,
-      agent: run.agent,
-      sandbox: deps.options.sandbox,
-      gate: deps.options.gate,
-      filterOutput: deps.options.outputFilter,
-    });
-    run.messages.push(toolMessage(outcomes));
+    const deferred: string[] = [];
+    let saving: Promise<void> = Promise.resolve();
+    const onSettled = (outcome: ToolOutcome) => {
+      // A call cut by an abort has not settled: it runs again on resume.
+      if (run.signal.aborted) return;
+      if (outcome.deferred) deferred.push(outcome.toolName);
+      else if (results.add(outcome) && calls.length > 1 && !results.complete) {
+        saving = saving.then(() => this.checkpointBatch(results, at));
+        // Awaited once the batch is done; until then a failed save must not count as unhandled.
+        saving.catch(() => {});
+      }
+    };
+    const outcomes = await deps.runner.run(
+      calls.filter((_, i) => !results.answered(i)),
+      {
+        signal: run.signal,
+        emit: run.emit,
+        runId: run.emit.runId,
+        stepId: run.stepId,
+        agent: run.agent,
+        sandbox: deps.options.sandbox,
+        gate: deps.options.gate,
+        filterOutput: deps.options.outputFilter,
+        deferApprovals: deps.options.deferApprovals,
+        onSettled,
+      },
+    );
+    await saving;
+    if (run.signal.aborted) throw this.typed(run.signal.reason);
+    // Writes the tool message, or completes the one a resumed batch recorded.
+    if (results.size > 0) run.messages[at] = results.message();
+    await run.onCheckpoint?.(run.messages);
+    if (deferred.length > 0) {
+      throw new RunError(
+        'interrupted',
+        `Paused for approval of ${deferred.join(', ')}; resume with the answers`,
+      );
+    }
     this.toolCalls += outcomes.length;
     this.toolTurns++;
-    this.lastOutcomes = outcomes;
-    if (run.signal.aborted) throw this.typed(run.signal.reason);
-    await run.onCheckpoint?.(run.messages);
+    this.lastOutcomes = results.outcomes();
     this.noteTurn(calls, outcomes);
     return undefined;
+  }
+
+  /** Checkpoints the conversation ending with the batch's results so far. */
+  private checkpointBatch(results: BatchResults, at: number): void | Promise<void> {
+    const messages = this.run.messages.slice(0, at);
+    messages.push(results.message());
+    return this.run.onCheckpoint?.(messages);
   }
 
   /** Sets the notes the next request carries. */

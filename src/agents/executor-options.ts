@@ -81,6 +81,15 @@ export interface ExecutorOptions {
   /** Consulted before each ready tool call runs: approvals and guardrails plug in here. */
   gate?: ToolGate;
   /**
+   * Approvals do not wait (the gate is asked to defer them; an `ApprovalGate`
+   * emits each question as an `interrupt` event): the turn's other calls
+   * still run, the results so far are checkpointed, and the execution ends
+   * with a `RunError` of kind `interrupted`. Resuming the checkpointed
+   * conversation with the answers given to the gate runs the deferred calls
+   * only. The Orchestrator sets it under `pauseOnInterrupt`. Default false.
+   */
+  deferApprovals?: boolean;
+  /**
    * Rewrites each successful tool output before the model sees it, e.g.
    * `guardrails.outputFilter()` to neutralise prompt injections in fetched
    * pages. The model never sees the unfiltered output.

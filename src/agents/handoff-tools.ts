@@ -5,7 +5,7 @@
  * never a crash.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { TandemError } from '../core/errors.js';
 import { normalizeToolName } from '../tools/registry.js';
 import type { ToolGate } from '../tools/runner.js';
@@ -14,6 +14,8 @@ import type { HandoffSession } from './handoff-session.js';
 
 /** A handoff the run's rules refused; the model reads its message as the tool result. */
 export class HandoffError extends TandemError<'refused'> {
+  static override readonly brand: string = 'HandoffError';
+
   constructor(
     readonly from: string,
     readonly to: string,

@@ -34,7 +34,14 @@ import { handoffNameGate, handoffTools } from './handoff-tools.js';
 /** Executor options every agent of the manager shares. */
 export type SharedExecutorOptions = Pick<
   ExecutorOptions,
-  'gate' | 'prepareRequest' | 'stream' | 'timeoutMs' | 'toolConcurrency' | 'toolLimiter' | 'maxOutputChars' | 'outputFilter'
+  | 'gate'
+  | 'prepareRequest'
+  | 'stream'
+  | 'timeoutMs'
+  | 'toolConcurrency'
+  | 'toolLimiter'
+  | 'maxOutputChars'
+  | 'outputFilter'
 >;
 
 /** Options of a {@link HandoffManager}. */
@@ -91,7 +98,9 @@ export interface HandoffRunResult {
 }
 
 /** Stops a source agent after its handoff turn; caught by the manager. */
-class HandoffTransfer extends TandemError<'handoff'> {}
+class HandoffTransfer extends TandemError<'handoff'> {
+  static override readonly brand: string = 'HandoffTransfer';
+}
 
 /**
  * Runs agents and the handoffs between them.

@@ -22,6 +22,7 @@ import type { ExecutorOptions } from './executor-options.js';
 import type { FinalizeReducer } from './finalizer.js';
 import type { HandoffManager } from './handoff.js';
 import type { Plan } from './plan.js';
+import type { CheckpointErrorPolicy, CheckpointReport } from './run-recorder.js';
 import type { StepRunner } from './step-job-types.js';
 import type { TodoStore } from './todo.js';
 import type { Verification } from './verifier.js';
@@ -116,9 +117,23 @@ export interface OrchestratorOptions {
   stepRunner?: StepRunner;
   /** Saves the run's state at every step boundary, tool turn and interrupt. */
   checkpoints?: CheckpointStore;
+  /**
+   * What a failed checkpoint save does. `warn` (default): the run goes on,
+   * a `stage` event (`checkpoint`, `failed`) names each failure and
+   * `result.checkpoints` counts them. `fail`: the first failure aborts the
+   * run, which ends with that `CheckpointError` (kind `io` unless the store
+   * said otherwise) — for runs that must never get ahead of their saved state.
+   */
+  onCheckpointError?: CheckpointErrorPolicy;
   /** Where `resume(state, responses)` delivers the answers to pending interrupts. */
   interrupts?: InterruptBus;
-  /** Stop the run (state saved, error kind `interrupted`) when it asks a human, instead of waiting. Default false. */
+  /**
+   * Stop the run (state `paused`, error kind `interrupted`) when it asks a
+   * human, instead of waiting. Default false. Approvals asked by `approvals`
+   * (when it is the gate) let the rest of the tool batch run first, so the
+   * saved state holds every result of the batch and lists every question;
+   * any other question stops the run at once.
+   */
   pauseOnInterrupt?: boolean;
   runtime?: Partial<Runtime>;
 }
@@ -136,7 +151,8 @@ export interface ResumeOptions {
   /**
    * Answers to the saved state's pending interrupts, by interrupt id: an
    * approval's answer goes to `approvals` (the call is still scanned first),
-   * others to the `interrupts` bus.
+   * others to the `interrupts` bus. Questions left unanswered are asked again
+   * (the run pauses again, listing them with new ids); answered ones never are.
    */
   responses?: Record<string, InterruptResponse>;
 }
@@ -156,4 +172,6 @@ export interface OrchestratorResult {
   agent?: string;
   /** Summed over every model call of the run. */
   usage: Usage;
+  /** Checkpoint saves made and refused; present when `checkpoints` (a store) is configured. */
+  checkpoints?: CheckpointReport;
 }

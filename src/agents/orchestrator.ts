@@ -49,19 +49,29 @@ export class Orchestrator {
   private readonly options: OrchestratorOptions;
   private readonly runtime: Runtime;
   private readonly parts: OrchestrationParts;
+  /** Pausing with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
+  private readonly defersApprovals: boolean;
 
+  /** @throws ConfigError for an unknown `onCheckpointError`. */
   constructor(options: OrchestratorOptions) {
+    const policy = options.onCheckpointError;
+    if (policy !== undefined && policy !== 'warn' && policy !== 'fail') {
+      throw new ConfigError(`onCheckpointError must be 'warn' or 'fail', got ${JSON.stringify(policy)}`);
+    }
     this.options = options;
     this.runtime = resolveRuntime(options.runtime);
     const invoke = options.invoker ?? directInvoker;
     const tools =
       options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+    const gate = options.gate ?? options.approvals?.gate;
+    this.defersApprovals = options.pauseOnInterrupt === true && !!gate && gate === options.approvals?.gate;
     const common = {
       ...options.executorOptions,
       tools,
       runtime: this.runtime,
       sandbox: options.sandbox,
-      gate: options.gate ?? options.approvals?.gate,
+      gate,
+      deferApprovals: this.defersApprovals || options.executorOptions?.deferApprovals,
       // Guardrails given to the orchestrator also screen untrusted tool output.
       outputFilter: options.executorOptions?.outputFilter ?? options.guardrails?.outputFilter(),
     };
@@ -154,6 +164,8 @@ export class Orchestrator {
         emit: bus,
         usage,
         approvals: this.options.approvals,
+        onCheckpointError: this.options.onCheckpointError,
+        onFatal: (error) => run?.abort(error),
       },
       initial,
     );
@@ -161,6 +173,8 @@ export class Orchestrator {
     let run: OrchestratorRun | undefined;
     if (this.options.pauseOnInterrupt) {
       bus.on('interrupt', (e) => {
+        // A deferred approval lets its batch finish; the executor then ends the step with the pause.
+        if (this.defersApprovals && e.interrupt.kind === 'approval') return;
         void recorder
           .save()
           .then(() =>
@@ -181,15 +195,23 @@ export class Orchestrator {
         body: async (runSignal) => {
           bus.emit('run_started', { input: recorder.state.task });
           try {
-            if (recorder.state.status === 'completed') return completedResult(recorder.state, usage);
-            const result = await new Orchestration(this.parts, bus, recorder, runSignal).run(mode);
+            const result =
+              recorder.state.status === 'completed'
+                ? completedResult(recorder.state)
+                : await new Orchestration(this.parts, bus, recorder, runSignal).run(mode);
+            // The last save (phase `done`) may have failed after the work was done.
+            if (recorder.fatal) throw recorder.fatal;
             result.usage = { ...usage };
+            const checkpoints = recorder.checkpoints();
+            if (checkpoints) result.checkpoints = checkpoints;
             return result;
           } catch (error) {
-            const reason = runSignal.reason;
-            const interrupted = reason instanceof RunError && reason.kind === 'interrupted';
-            await recorder.end(interrupted ? 'paused' : runSignal.aborted ? 'running' : 'failed');
-            throw interrupted ? reason : error;
+            const pause = pauseOf(runSignal.reason) ?? pauseOf(error);
+            // An execution that paused stops the run's other work (parallel steps) before the state is saved.
+            if (pause && !runSignal.aborted) run?.abort(pause);
+            const fatal = recorder.fatal;
+            await recorder.end(pause ? 'paused' : runSignal.aborted && !fatal ? 'running' : 'failed');
+            throw fatal ?? pause ?? error;
           }
         },
         complete: (r) => ({ output: r.output, status: r.status, usage: r.usage }),
@@ -202,13 +224,18 @@ export class Orchestrator {
 
 type ResumeResponse = NonNullable<ResumeOptions['responses']>[string];
 
-function completedResult(state: RunState, usage: Usage): OrchestratorResult {
+/** `error` when it is a pause (a `RunError` of kind `interrupted`). */
+function pauseOf(error: unknown): RunError | undefined {
+  return error instanceof RunError && error.kind === 'interrupted' ? error : undefined;
+}
+
+function completedResult(state: RunState): OrchestratorResult {
   return {
     output: state.output ?? '',
     status: 'success',
     complexity: state.complexity ?? 'simple',
     steps: [],
     revisions: state.revisions,
-    usage: { ...usage },
+    usage: emptyUsage(),
   };
 }

@@ -4,7 +4,7 @@
  * one step, unique ids, dependencies that exist and form no cycle).
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { TandemError } from '../core/errors.js';
 import type { PlanStepView } from '../core/events.js';
 import { emptyUsage, type Usage } from '../core/usage.js';
@@ -51,6 +51,8 @@ export type PlanErrorKind = 'decision_failed' | 'invalid_plan' | 'model_failed' 
  * PlanError: they surface as `AbortError`.
  */
 export class PlanError extends TandemError<PlanErrorKind> {
+  static override readonly brand: string = 'PlanError';
+
   /** Model calls made. */
   readonly attempts: number;
   /** The last raw reply, when there was one. */

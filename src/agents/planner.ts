@@ -9,7 +9,7 @@
  * `stream: false`, and re-asks on an unusable reply (see `generateObject`).
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
 import { userMessage } from '../core/messages.js';

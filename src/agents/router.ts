@@ -6,7 +6,7 @@
  * throws except on abort.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import { userMessage } from '../core/messages.js';

@@ -2,7 +2,8 @@
  * Keeps a run's {@link RunState} current and writes checkpoints: at every
  * step boundary, after every tool turn of the attempt in progress, at every
  * interrupt, and at phase changes. Without a store it only keeps the state
- * for `run.state()`.
+ * for `run.state()`. Every save is counted, so a run whose checkpoints fail
+ * says so on its result instead of only in `stage` events.
  * @module
  */
 import { errorMessage } from '../core/errors.js';
@@ -10,7 +11,7 @@ import type { Emitter, EventPayloads, InterruptView } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Clock } from '../core/seams.js';
 import type { Usage } from '../core/usage.js';
-import type { CheckpointStore } from '../state/checkpoint-store.js';
+import { CheckpointError, type CheckpointStore } from '../state/checkpoint-store.js';
 import {
   type ConversationState,
   RUN_STATE_VERSION,
@@ -21,12 +22,28 @@ import {
 import type { StepRecord } from './dispatch.js';
 import type { Plan } from './plan.js';
 
+/** How a run's checkpoint saves went. */
+export interface CheckpointReport {
+  /** Saves the store accepted. */
+  saved: number;
+  /** Saves the store refused. */
+  failed: number;
+  /** Message of the last refusal. */
+  lastError?: string;
+}
+
+/** What a refused checkpoint save does: `warn` counts it and the run goes on; `fail` ends the run. */
+export type CheckpointErrorPolicy = 'warn' | 'fail';
+
 /** Records one run. */
 export class RunRecorder {
   readonly state: RunState;
+  /** The save failure that ends the run (policy `fail`); set once, by the first failure. */
+  fatal?: CheckpointError;
   private records: ReadonlyMap<string, StepRecord> | undefined;
   private order: readonly StepRecord[] = [];
   private saving: Promise<void> = Promise.resolve();
+  private readonly counts: CheckpointReport = { saved: 0, failed: 0 };
 
   constructor(
     private readonly deps: {
@@ -36,6 +53,10 @@ export class RunRecorder {
       usage: Usage;
       /** "Approve always" scopes are saved with the state. */
       approvals?: { approvedScopes(): string[] };
+      /** Default `warn`. */
+      onCheckpointError?: CheckpointErrorPolicy;
+      /** Called once, with {@link RunRecorder.fatal}, when policy `fail` meets a failed save. */
+      onFatal?: (error: CheckpointError) => void;
     },
     initial: { runId: string; task: string } | RunState,
   ) {
@@ -123,10 +144,16 @@ export class RunRecorder {
     return JSON.parse(JSON.stringify(this.state)) as RunState;
   }
 
+  /** Saves made and refused so far; `undefined` without a store. */
+  checkpoints(): CheckpointReport | undefined {
+    return this.deps.store ? { ...this.counts } : undefined;
+  }
+
   /**
    * Writes a checkpoint. Saves are serialised (a later one never lands before
-   * an earlier one); a failed save is reported as a `stage` event and the run
-   * goes on — losing a checkpoint must not lose the run.
+   * an earlier one). A failed save is counted and reported as a `stage`
+   * event; under policy `warn` the run goes on — losing a checkpoint must not
+   * lose the run — under `fail` it is handed to `onFatal`. Never rejects.
    */
   save(): Promise<void> {
     const store = this.deps.store;
@@ -135,14 +162,30 @@ export class RunRecorder {
       this.sync();
       try {
         await store.save(this.state.runId, this.state);
+        this.counts.saved++;
       } catch (error) {
-        const emit = this.deps.emit;
-        emit.emit('stage', { name: 'checkpoint', status: 'running' });
-        emit.emit('stage', { name: 'checkpoint', status: 'failed', detail: errorMessage(error) });
+        this.refused(error);
       }
     });
     this.saving = next;
     return next;
+  }
+
+  private refused(error: unknown): void {
+    const detail = errorMessage(error);
+    this.counts.failed++;
+    this.counts.lastError = detail;
+    const emit = this.deps.emit;
+    emit.emit('stage', { name: 'checkpoint', status: 'running' });
+    emit.emit('stage', { name: 'checkpoint', status: 'failed', detail });
+    if (this.deps.onCheckpointError !== 'fail' || this.fatal) return;
+    this.fatal =
+      error instanceof CheckpointError
+        ? error
+        : new CheckpointError('io', `Could not save the checkpoint of run ${this.state.runId}: ${detail}`, {
+            cause: error,
+          });
+    this.deps.onFatal?.(this.fatal);
   }
 
   private sync(): void {

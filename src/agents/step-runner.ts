@@ -72,7 +72,9 @@ export function findingsFor(step: PlanStep, records: ReadonlyMap<string, StepRec
 /**
  * Runs `record` to `completed` or `failed`, emitting `plan_step_started` per
  * attempt and `plan_step_failed` per failed attempt. Rejects only when
- * `signal` (the run's) aborts.
+ * `signal` (the run's) aborts, or with the `RunError` of kind `interrupted`
+ * of an attempt that paused to ask a human: a pause is not a failure, and
+ * the next rung would repeat the attempt's work.
  */
 export async function runStepLadder(
   record: StepRecord,
@@ -195,7 +197,7 @@ async function runAttempt(
       output: result.output,
     };
   } catch (error) {
-    if (signal.aborted) throw error;
+    if (signal.aborted || isPause(error)) throw error;
     if (timedOut)
       return { ok: false, kind: 'timeout', error: `Step timed out after ${seconds} seconds`, output: '' };
     const kind = (error as { kind?: unknown }).kind;
@@ -209,4 +211,9 @@ async function runAttempt(
     cancel();
     unlink();
   }
+}
+
+/** An attempt that paused (approvals deferred): the run stops and resumes later. */
+function isPause(error: unknown): boolean {
+  return error instanceof RunError && error.kind === 'interrupted';
 }

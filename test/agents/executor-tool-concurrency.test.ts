@@ -34,7 +34,12 @@ function sharedExecutor(options: { toolLimiter?: <T>(task: () => Promise<T>) => 
       (request) =>
         request.messages.some((m) => m.role === 'tool')
           ? { text: 'done' }
-          : { toolCalls: [{ name: 'wait', args: { n: 1 } }, { name: 'wait', args: { n: 2 } }] },
+          : {
+              toolCalls: [
+                { name: 'wait', args: { n: 1 } },
+                { name: 'wait', args: { n: 2 } },
+              ],
+            },
     ],
     { loop: true },
   );
