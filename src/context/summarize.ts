@@ -12,7 +12,9 @@ import { serializeMessage, summaryRequest } from './summary-prompt.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** The summariser gave nothing usable. */
-export class SummaryError extends TandemError<'empty_summary'> {}
+export class SummaryError extends TandemError<'empty_summary'> {
+  static override readonly brand: string = 'SummaryError';
+}
 
 /** What {@link summarizeTurns} needs. */
 export interface SummarizeOptions {

@@ -20,6 +20,8 @@ const REQUEST_TIMEOUT = -32001;
 
 /** A failed MCP tool call. The runner turns it into an error result the model sees. */
 export class McpToolError extends TandemError<McpToolErrorKind> {
+  static override readonly brand: string = 'McpToolError';
+
   /** The tool's name on the server; absent for a failed `tools/list`. */
   readonly tool?: string;
   /** The JSON-RPC error code, for protocol-level failures. */

@@ -1,31 +1,23 @@
 /**
- * zod schemas for MCP tools' JSON Schemas, so a call with bad arguments is
- * answered by tandem's validation before it reaches the server.
+ * Argument validation for MCP tools. A tool already comes with its JSON
+ * Schema, so its parameters are `jsonSchema()` over it: tandem's small
+ * JSON Schema check answers the common mistakes (wrong type, missing key,
+ * value outside an enum) with the usual invalid-arguments result before
+ * anything reaches the server, and leaves what it cannot judge (`$ref`,
+ * conditionals, formats) to the server, which validates anyway. Arguments go
+ * to the server as the model sent them: the server applies its own defaults.
  * @module
  */
-import { z } from 'zod';
-
-/** Accepts any JSON object and nothing else: arguments are always an object. */
-const anyObject = z.record(z.string(), z.unknown());
+import { type JsonSchemaParameters, jsonSchema } from '../tools/json-schema.js';
 
 /**
- * The zod schema that validates arguments against `inputSchema`. zod 4's
- * `z.fromJSONSchema` converts it; a schema it cannot convert (external
- * `$ref`s, `if`/`then`, `dependentRequired`…) or `validate: false` gives a
- * schema that accepts any object, leaving validation to the server. A schema
- * without `type: "object"` is checked for being an object first.
+ * Parameters that check arguments against `inputSchema`, or with `validate:
+ * false` only that they are an object. Arguments are always an object, even
+ * when `inputSchema` does not say `type: "object"`.
  */
 export function argumentsSchema(
   inputSchema: Record<string, unknown>,
   validate = true,
-): z.ZodType<Record<string, unknown>> {
-  if (!validate) return anyObject;
-  let converted: z.ZodType;
-  try {
-    converted = z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    return anyObject;
-  }
-  const typed = converted as z.ZodType<Record<string, unknown>, Record<string, unknown>>;
-  return inputSchema.type === 'object' ? typed : anyObject.pipe(typed);
+): JsonSchemaParameters<Record<string, unknown>> {
+  return jsonSchema(validate ? { ...inputSchema, type: 'object' } : { type: 'object' });
 }

@@ -1,8 +1,7 @@
 /**
  * `mcpTools`: the tools of a connected MCP server as tandem tools. The model
  * sees each tool's JSON Schema exactly as the server gave it; tandem checks
- * arguments against it (as zod) before anything is sent; results come back
- * as text.
+ * arguments against it before anything is sent; results come back as text.
  * @module
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

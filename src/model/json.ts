@@ -8,7 +8,7 @@
  * @module
  */
 import { jsonrepair } from 'jsonrepair';
-import { prettifyError, type z } from 'zod';
+import { prettifyError, type z } from 'zod/v4';
 import { AbortError, errorMessage, isAbortError, ModelError, TandemError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
 import { type Message, textOf, userMessage } from '../core/messages.js';
@@ -27,6 +27,8 @@ export type StructuredOutputErrorKind =
 
 /** A reply that held no usable value, or a model that kept failing. */
 export class StructuredOutputError extends TandemError<StructuredOutputErrorKind> {
+  static override readonly brand: string = 'StructuredOutputError';
+
   /** The last raw reply text, when there was one. */
   readonly text?: string;
   /** Model calls made (0 when thrown by a parse function). */

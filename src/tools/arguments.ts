@@ -6,6 +6,7 @@
  */
 import { jsonrepair } from 'jsonrepair';
 import { errorMessage } from '../core/errors.js';
+import { isRecord } from './records.js';
 
 /** Outcome of {@link parseArguments}. */
 export type ParsedArguments =
@@ -63,10 +64,6 @@ function toObject(value: unknown, repaired: boolean): ParsedArguments {
   }
   if (isRecord(value)) return { ok: true, value, repaired };
   return { ok: false, error: `Arguments must be a JSON object, got ${describe(value)}` };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

@@ -1,8 +1,16 @@
 export * from './arguments.js';
+export { type JsonSchemaOptions, type JsonSchemaParameters, jsonSchema } from './json-schema.js';
 export * from './output.js';
 export * from './paths.js';
 export * from './prepare.js';
 export * from './registry.js';
 export * from './runner.js';
+export {
+  type Schema,
+  type SchemaIssue,
+  type SchemaOutput,
+  type SchemaValidation,
+  validateSchema,
+} from './schema.js';
 export * from './similarity.js';
 export * from './types.js';

@@ -7,6 +7,7 @@
 import type { ToolCallPart } from '../core/messages.js';
 import { parseArguments } from './arguments.js';
 import type { ToolRegistry } from './registry.js';
+import { type SchemaIssue, validateSchema } from './schema.js';
 import type { Tool } from './types.js';
 
 /** Why a call does not run. */
@@ -18,7 +19,7 @@ export type PreparedCall =
       status: 'ready';
       call: ToolCallPart;
       tool: Tool;
-      /** Arguments after zod parsing (defaults and transforms applied). */
+      /** Arguments as the tool's schema returned them (defaults and transforms applied). */
       args: unknown;
       /** The name the model used, when the registry repaired it. */
       requestedName?: string;
@@ -50,9 +51,13 @@ const SKIPPED_FOR_JSON = 'Skipped: other tool call in this response had invalid 
  * Resolves names, parses and validates arguments, and drops same-turn
  * duplicates. An unknown name or invalid JSON in any call answers the whole
  * turn with error and "skipped" results (the model retries the turn as a
- * whole); invalid arguments only fail their own call.
+ * whole); invalid arguments only fail their own call. Asynchronous because a
+ * schema may validate asynchronously; the calls are validated concurrently.
  */
-export function prepareToolCalls(registry: ToolRegistry, calls: readonly ToolCallPart[]): PreparedTurn {
+export async function prepareToolCalls(
+  registry: ToolRegistry,
+  calls: readonly ToolCallPart[],
+): Promise<PreparedTurn> {
   const tools = calls.map((call) => registry.resolve(call.name));
   if (tools.includes(undefined)) {
     const available = registry.names().join(', ');
@@ -87,44 +92,36 @@ export function prepareToolCalls(registry: ToolRegistry, calls: readonly ToolCal
     };
   }
   const seen = calls.length > 1 ? new Map<string, string>() : undefined;
-  return {
-    calls: calls.map((call, i): PreparedCall => {
-      const { tool, requestedName } = tools[i]!;
-      const raw = (parsed[i] as { value: Record<string, unknown> }).value;
-      if (seen) {
-        const key = `${tool.name}\u0000${call.arguments}`;
-        const first = seen.get(key);
-        if (first !== undefined) {
-          const message = `Skipped: duplicate of tool call ${first} in this turn (same tool and arguments); see its result.`;
-          return { status: 'skipped', call, message, tool, args: raw };
-        }
-        seen.set(key, call.id);
+  const prepared = calls.map(async (call, i): Promise<PreparedCall> => {
+    const { tool, requestedName } = tools[i]!;
+    const raw = (parsed[i] as { value: Record<string, unknown> }).value;
+    if (seen) {
+      const key = `${tool.name}\u0000${call.arguments}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const message = `Skipped: duplicate of tool call ${first} in this turn (same tool and arguments); see its result.`;
+        return { status: 'skipped', call, message, tool, args: raw };
       }
-      const validated = tool.parameters.safeParse(raw);
-      if (!validated.success) {
-        return {
-          status: 'invalid_args',
-          call,
-          message: describeIssues(tool.name, validated.error.issues),
-          tool,
-          args: raw,
-        };
-      }
-      return requestedName === undefined
-        ? { status: 'ready', call, tool, args: validated.data }
-        : { status: 'ready', call, tool, args: validated.data, requestedName };
-    }),
-    unknownTool: false,
-    invalidJson: false,
-  };
+      seen.set(key, call.id);
+    }
+    const validated = await validateSchema(tool.parameters, raw);
+    if (!validated.success) {
+      return {
+        status: 'invalid_args',
+        call,
+        message: describeIssues(tool.name, validated.issues),
+        tool,
+        args: raw,
+      };
+    }
+    return requestedName === undefined
+      ? { status: 'ready', call, tool, args: validated.data }
+      : { status: 'ready', call, tool, args: validated.data, requestedName };
+  });
+  return { calls: await Promise.all(prepared), unknownTool: false, invalidJson: false };
 }
 
-interface Issue {
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-}
-
-function describeIssues(toolName: string, issues: readonly Issue[]): string {
+function describeIssues(toolName: string, issues: readonly SchemaIssue[]): string {
   const lines = issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     return path ? `${path}: ${issue.message}` : issue.message;

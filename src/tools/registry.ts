@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { ToolSpec } from '../model/types.js';
+import { assertSchema } from './schema.js';
 import { similarity } from './similarity.js';
 import { type Tool, toolSpec } from './types.js';
 
@@ -54,10 +55,12 @@ export class ToolRegistry {
 
   /**
    * Adds a tool.
-   * @throws ConfigError when a tool of that name is already registered.
+   * @throws ConfigError when a tool of that name is already registered, or a hand-built tool's
+   *   `parameters` is not a schema.
    */
   register(tool: Tool): this {
     if (this.tools.has(tool.name)) throw new ConfigError(`Tool "${tool.name}" is already registered`);
+    assertSchema(tool.parameters, `Tool '${tool.name}' parameters`);
     this.tools.set(tool.name, tool);
     this.sortedNames = undefined;
     this.specList = undefined;

@@ -28,19 +28,31 @@ export interface ToolOutcome {
   durationMs: number;
   /** Set when `filterOutput` changed the tool's output; the original is not kept. */
   filtered?: boolean;
+  /**
+   * Set when the gate deferred the call (an approval asked in pause mode):
+   * the call has no result yet, and `output` only says so.
+   */
+  deferred?: true;
 }
 
 /** A call that passed name, JSON and argument checks. */
 export type ReadyToolCall = Extract<PreparedCall, { status: 'ready' }>;
 
-/** A gate's verdict: run the call, or answer it with `result` instead. */
-export type GateDecision = { allow: true } | { allow: false; result: string; isError?: boolean };
+/**
+ * A gate's verdict: run the call, or answer it with `result` instead — or,
+ * `deferred`, leave it unanswered until a later run (the `tool_result` event
+ * then carries `result`, which must say so).
+ */
+export type GateDecision =
+  | { allow: true }
+  | { allow: false; result: string; isError?: boolean; deferred?: true };
 
 /**
  * Called before each ready call executes (guardrails and approvals plug in
  * here). `undefined` allows the call. A denial's `isError` defaults to true.
  * A gate that throws answers the call with the error. A gate that waits (an
- * approval) must honour `ctx.signal`: the runner waits for its decision.
+ * approval) must honour `ctx.signal`: the runner waits for its decision; when
+ * `ctx.deferApprovals` is set it should defer the call instead of waiting.
  */
 export type ToolGate = (
   call: ReadyToolCall,
@@ -69,6 +81,10 @@ export interface RunToolsContext {
   sandbox?: Sandbox;
   gate?: ToolGate;
   filterOutput?: ToolOutputFilter;
+  /** Asks the gate to defer approvals instead of waiting for them (a run that pauses to ask). */
+  deferApprovals?: boolean;
+  /** Told each call's outcome as it settles, before {@link ToolRunner.run} resolves. Must not throw. */
+  onSettled?: (outcome: ToolOutcome) => void;
 }
 
 /**
@@ -97,6 +113,7 @@ interface Settled {
   output: string;
   isError: boolean;
   filtered?: boolean;
+  deferred?: true;
 }
 
 /** Executes a turn's tool calls. One runner serves any number of runs. */
@@ -128,6 +145,7 @@ export class ToolRunner {
    * `tool_call` and then exactly one `tool_result` per call, and
    * `parallel_start` / `parallel_complete` around a concurrent batch. Never
    * rejects: a throwing tool, a timeout or an abort becomes an error result.
+   * A deferred call's outcome is marked `deferred`.
    */
   async run(prepared: readonly PreparedCall[], ctx: RunToolsContext): Promise<ToolOutcome[]> {
     const outcomes = new Array<ToolOutcome>(prepared.length);
@@ -140,15 +158,8 @@ export class ToolRunner {
       }
       emitCall(ctx.emit, call);
       const name = call.tool?.name ?? call.call.name;
-      outcomes[i] = this.complete(
-        call.call.id,
-        name,
-        call.tool?.maxOutputChars,
-        call.message,
-        true,
-        0,
-        ctx.emit,
-      );
+      const settled = { output: call.message, isError: true };
+      outcomes[i] = this.complete(call.call.id, name, call.tool?.maxOutputChars, settled, 0, ctx);
     }
     if (!ready) return outcomes;
     if (ready.length > 1 && canRunConcurrently(prepared, ready)) {
@@ -185,8 +196,10 @@ export class ToolRunner {
     if (ctx.gate) {
       try {
         const decision = await ctx.gate(prepared, ctx);
-        if (decision && !decision.allow)
+        if (decision && !decision.allow) {
           settled = { output: decision.result, isError: decision.isError ?? true };
+          if (decision.deferred) settled.deferred = true;
+        }
       } catch (error) {
         settled = { output: `Error: ${errorMessage(error)}`, isError: true };
       }
@@ -197,17 +210,7 @@ export class ToolRunner {
       if (ctx.filterOutput && !settled.isError)
         settled = await filter(ctx.filterOutput, settled.output, prepared, ctx);
     }
-    const durationMs = this.clock.now() - start;
-    return this.complete(
-      call.id,
-      tool.name,
-      tool.maxOutputChars,
-      settled.output,
-      settled.isError,
-      durationMs,
-      ctx.emit,
-      settled.filtered,
-    );
+    return this.complete(call.id, tool.name, tool.maxOutputChars, settled, this.clock.now() - start, ctx);
   };
 
   /** Calls the tool; settles on its result, its timeout or the caller's abort, whichever comes first. */
@@ -274,11 +277,9 @@ export class ToolRunner {
     id: string,
     name: string,
     toolLimit: number | undefined,
-    output: string,
-    isError: boolean,
+    { output, isError, filtered, deferred }: Settled,
     durationMs: number,
-    emit: Emitter,
-    filtered?: boolean,
+    ctx: RunToolsContext,
   ): ToolOutcome {
     const { text, truncated } = truncateOutput(output, toolLimit ?? this.maxOutputChars);
     const outcome: ToolOutcome = {
@@ -290,10 +291,12 @@ export class ToolRunner {
       truncated,
       durationMs,
     };
+    if (deferred) outcome.deferred = true;
     if (filtered) {
       outcome.filtered = true;
-      emit.emit('tool_result', { id, name, output, isError, durationMs, truncated, filtered });
-    } else emit.emit('tool_result', { id, name, output, isError, durationMs, truncated });
+      ctx.emit.emit('tool_result', { id, name, output, isError, durationMs, truncated, filtered });
+    } else ctx.emit.emit('tool_result', { id, name, output, isError, durationMs, truncated });
+    ctx.onSettled?.(outcome);
     return outcome;
   }
 }

@@ -1,13 +1,16 @@
 /**
- * Tools: what a model can call. Parameters are zod 4 schemas; providers get
- * JSON Schema from `z.toJSONSchema`.
+ * Tools: what a model can call. Parameters are any Standard Schema (zod 4,
+ * valibot, arktype…) or `jsonSchema()`; providers get the JSON Schema the
+ * schema library makes (see `schema-json.ts`).
  * @module
  */
-import { z } from 'zod';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
-import type { ToolSpec } from '../model/types.js';
+import type { JsonSchema, ToolSpec } from '../model/types.js';
+import { assertSchema, type Schema, type SchemaOutput } from './schema.js';
+import { parametersJsonSchema } from './schema-json.js';
 
 /** How much harm a tool can do; approvals and guardrails key off it. */
 export type ToolRisk = 'safe' | 'moderate' | 'risky';
@@ -29,7 +32,8 @@ export interface ToolContext {
 export interface Tool<Args = any, Result = unknown> {
   readonly name: string;
   readonly description: string;
-  readonly parameters: z.ZodType<Args>;
+  /** Validates the model's arguments into `Args`. */
+  readonly parameters: Schema<Args>;
   readonly risk: ToolRisk;
   /** May run concurrently with other parallel-safe calls of the same turn. Default false. */
   readonly parallelSafe: boolean;
@@ -48,11 +52,17 @@ export interface Tool<Args = any, Result = unknown> {
 }
 
 /** Options of {@link defineTool}. */
-export interface ToolDefinition<S extends z.ZodType, Result> {
+export interface ToolDefinition<S extends StandardSchemaV1, Result> {
   name: string;
   description: string;
+  /** A zod 4 schema (`zod` 4 or `zod/v4` of 3.25), any Standard Schema, or `jsonSchema()`. */
   parameters: S;
-  execute(args: z.output<S>, ctx: ToolContext): Promise<Result> | Result;
+  /**
+   * The JSON Schema providers get, over the one the schema library makes.
+   * Needed for a Standard Schema library without a converter.
+   */
+  jsonSchema?: JsonSchema;
+  execute(args: SchemaOutput<S>, ctx: ToolContext): Promise<Result> | Result;
   risk?: ToolRisk;
   parallelSafe?: boolean;
   timeoutMs?: number;
@@ -74,23 +84,22 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  *   parallelSafe: true,
  * });
  * ```
- * @throws ConfigError when the name is not 1–64 characters of `a-zA-Z0-9_-` (the providers' limit).
+ * @throws ConfigError when the name is not 1–64 characters of `a-zA-Z0-9_-` (the providers' limit), when
+ *   `parameters` is not a schema (a zod 3 schema included), or when no JSON Schema can be made of it.
  */
-export function defineTool<S extends z.ZodType, Result>(
+export function defineTool<S extends StandardSchemaV1, Result>(
   definition: ToolDefinition<S, Result>,
-): Tool<z.output<S>, Result> {
+): Tool<SchemaOutput<S>, Result> {
   if (!TOOL_NAME.test(definition.name)) {
     throw new ConfigError(`Tool name "${definition.name}" must match ${TOOL_NAME} (provider limit)`);
   }
-  const jsonSchema = z.toJSONSchema(definition.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  delete jsonSchema.$schema;
+  const label = `Tool '${definition.name}' parameters`;
+  assertSchema(definition.parameters, label);
+  const jsonSchema = parametersJsonSchema(definition.parameters, label, definition.jsonSchema);
   return {
     name: definition.name,
     description: definition.description,
-    parameters: definition.parameters as z.ZodType<z.output<S>>,
+    parameters: definition.parameters as Schema<SchemaOutput<S>>,
     risk: definition.risk ?? 'safe',
     parallelSafe: definition.parallelSafe ?? false,
     timeoutMs: definition.timeoutMs,

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
 import { argumentsSchema, fromMcpError, McpToolError, mcpToolName, resultText } from '../../src/mcp/index.js';
+import { validateSchema } from '../../src/tools/schema.js';
 
 describe('resultText', () => {
   it('joins text parts and summarises binary and linked content', () => {
@@ -40,36 +41,44 @@ describe('resultText', () => {
 });
 
 describe('argumentsSchema', () => {
-  it('validates against the JSON Schema, keeping extra keys and applying defaults', () => {
+  it('validates against the JSON Schema, passing the arguments on as the model sent them', async () => {
     const schema = argumentsSchema({
       type: 'object',
       properties: { q: { type: 'string' }, limit: { type: 'integer', default: 10 } },
       required: ['q'],
     });
-    expect(schema.safeParse({ q: 'x', extra: true })).toEqual({
+    expect(await validateSchema(schema, { q: 'x', extra: true })).toEqual({
       success: true,
-      data: { q: 'x', limit: 10, extra: true },
+      data: { q: 'x', extra: true },
     });
-    expect(schema.safeParse({ limit: 1.5 }).success).toBe(false);
-    expect(schema.safeParse('q').success).toBe(false);
+    const bad = await validateSchema(schema, { limit: 1.5 });
+    expect(bad.success ? [] : bad.issues.map((i) => i.path.join('.'))).toEqual(['q', 'limit']);
+    expect((await validateSchema(schema, 'q')).success).toBe(false);
   });
 
-  it('falls back to any object for a schema zod cannot convert', () => {
+  it('lets through what it cannot judge, leaving it to the server, but still requires an object', async () => {
     const schema = argumentsSchema({
       type: 'object',
       properties: { a: { $ref: 'https://example.com/a.json' } },
       dependentRequired: { a: ['b'] },
     });
-    expect(schema.safeParse({ anything: 1 }).success).toBe(true);
-    expect(schema.safeParse(null).success).toBe(false);
-    expect(schema.safeParse([]).success).toBe(false);
+    expect((await validateSchema(schema, { a: 1 })).success).toBe(true);
+    expect((await validateSchema(schema, null)).success).toBe(false);
+    expect((await validateSchema(schema, [])).success).toBe(false);
   });
 
-  it('still requires an object when the schema does not say type: object', () => {
+  it('still requires an object when the schema does not say type: object', async () => {
     const schema = argumentsSchema({ properties: { a: { type: 'string' } } });
-    expect(schema.safeParse(5).success).toBe(false);
-    expect(schema.safeParse([]).success).toBe(false);
-    expect(schema.safeParse({ a: 'x' }).success).toBe(true);
+    expect((await validateSchema(schema, 5)).success).toBe(false);
+    expect((await validateSchema(schema, [])).success).toBe(false);
+    expect((await validateSchema(schema, { a: 'x' })).success).toBe(true);
+    expect((await validateSchema(schema, { a: 1 })).success).toBe(false);
+  });
+
+  it('with validate false checks only that the arguments are an object', async () => {
+    const schema = argumentsSchema({ type: 'object', required: ['a'] }, false);
+    expect((await validateSchema(schema, {})).success).toBe(true);
+    expect((await validateSchema(schema, 'a')).success).toBe(false);
   });
 });
 

@@ -75,9 +75,9 @@ describe('mcp over stdio', () => {
     expect(tool('add').jsonSchema).toEqual(served);
   });
 
-  it('rejects invalid arguments with zod before anything is sent to the server', () => {
+  it('rejects invalid arguments before anything is sent to the server', async () => {
     const spy = vi.spyOn(connection.client, 'callTool');
-    const turn = prepareToolCalls(new ToolRegistry(connection.tools), [
+    const turn = await prepareToolCalls(new ToolRegistry(connection.tools), [
       { type: 'tool_call', id: 'c1', name: 'add', arguments: '{"a":"two","b":3}' },
       { type: 'tool_call', id: 'c2', name: 'add', arguments: '{"a":2}' },
     ]);

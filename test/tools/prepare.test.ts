@@ -18,25 +18,25 @@ const registry = new ToolRegistry([
 ]);
 
 describe('prepareToolCalls', () => {
-  it('marks valid calls ready with zod-parsed arguments', () => {
-    const turn = prepareToolCalls(registry, [toolCall('add', { a: 1 })]);
+  it('marks valid calls ready with zod-parsed arguments', async () => {
+    const turn = await prepareToolCalls(registry, [toolCall('add', { a: 1 })]);
     expect(turn).toMatchObject({ unknownTool: false, invalidJson: false });
     expect(turn.calls[0]).toMatchObject({ status: 'ready', tool: add, args: { a: 1, b: 0 } });
     expect(turn.calls[0]).not.toHaveProperty('requestedName');
   });
 
-  it('keeps the requested name of a repaired call', () => {
-    const turn = prepareToolCalls(registry, [toolCall('readFile', { path: 'a' })]);
+  it('keeps the requested name of a repaired call', async () => {
+    const turn = await prepareToolCalls(registry, [toolCall('readFile', { path: 'a' })]);
     expect(turn.calls[0]).toMatchObject({ status: 'ready', requestedName: 'readFile' });
   });
 
-  it('answers an unknown name with the available tools and skips every sibling', () => {
+  it('answers an unknown name with the available tools and skips every sibling', async () => {
     const calls = [
       toolCall('add', { a: 1 }),
       toolCall('delete_everything', {}),
       toolCall('read_file', '{bad'),
     ];
-    const turn = prepareToolCalls(registry, calls);
+    const turn = await prepareToolCalls(registry, calls);
     expect(turn.unknownTool).toBe(true);
     expect(turn.calls.map((c) => c.status)).toEqual(['skipped', 'unknown_tool', 'skipped']);
     expect(turn.calls[1]).toMatchObject({
@@ -49,9 +49,9 @@ describe('prepareToolCalls', () => {
     }
   });
 
-  it('answers invalid JSON with an error and skips the valid siblings', () => {
+  it('answers invalid JSON with an error and skips the valid siblings', async () => {
     const calls = [toolCall('add', '{"a": 1'), toolCall('add', { a: 2 })];
-    const turn = prepareToolCalls(registry, calls);
+    const turn = await prepareToolCalls(registry, calls);
     expect(turn).toMatchObject({ unknownTool: false, invalidJson: true });
     const [bad, good] = turn.calls;
     expect(bad?.status).toBe('invalid_json');
@@ -68,13 +68,13 @@ describe('prepareToolCalls', () => {
     });
   });
 
-  it('runs calls whose JSON was repaired', () => {
-    const turn = prepareToolCalls(registry, [toolCall('add', "```json\n{'a': 4,}\n```")]);
+  it('runs calls whose JSON was repaired', async () => {
+    const turn = await prepareToolCalls(registry, [toolCall('add', "```json\n{'a': 4,}\n```")]);
     expect(turn.calls[0]).toMatchObject({ status: 'ready', args: { a: 4, b: 0 } });
   });
 
-  it('returns zod errors to the model and still runs the other calls', () => {
-    const turn = prepareToolCalls(registry, [toolCall('add', { a: 'one' }), toolCall('add', { a: 1 })]);
+  it('returns zod errors to the model and still runs the other calls', async () => {
+    const turn = await prepareToolCalls(registry, [toolCall('add', { a: 'one' }), toolCall('add', { a: 1 })]);
     expect(turn).toMatchObject({ unknownTool: false, invalidJson: false });
     const [invalid, valid] = turn.calls;
     expect(invalid?.status).toBe('invalid_args');
@@ -86,18 +86,18 @@ describe('prepareToolCalls', () => {
     expect(valid?.status).toBe('ready');
   });
 
-  it('names every issue path in a zod error', () => {
-    const turn = prepareToolCalls(registry, [toolCall('add', {})]);
+  it('names every issue path in a zod error', async () => {
+    const turn = await prepareToolCalls(registry, [toolCall('add', {})]);
     const [call] = turn.calls;
     expect(call?.status).toBe('invalid_args');
     if (call?.status !== 'ready') expect(call?.message).toContain('a: ');
   });
 
-  it('skips a same-turn duplicate, naming the call it duplicated', () => {
+  it('skips a same-turn duplicate, naming the call it duplicated', async () => {
     const first = toolCall('read_file', { path: 'a.ts' }, 'call_a');
     const duplicate = toolCall('read_file', { path: 'a.ts' }, 'call_b');
     const other = toolCall('read_file', { path: 'b.ts' }, 'call_c');
-    const turn = prepareToolCalls(registry, [first, duplicate, other]);
+    const turn = await prepareToolCalls(registry, [first, duplicate, other]);
     expect(turn.calls.map((c) => c.status)).toEqual(['ready', 'skipped', 'ready']);
     expect(turn.calls[1]).toMatchObject({ message: expect.stringContaining('call_a') });
     expect(turn.calls.map((c) => c.call.id)).toEqual(['call_a', 'call_b', 'call_c']);

@@ -12,11 +12,13 @@ function setup(tools: Tool[], filterOutput?: ToolOutputFilter, maxOutputChars?: 
   const runner = new ToolRunner({ maxOutputChars });
   const controller = new AbortController();
   const ctx: RunToolsContext = { signal: controller.signal, emit: bus, runId: bus.runId, filterOutput };
-  const run = (...calls: Parameters<typeof toolCall>[]) =>
+  const run = async (...calls: Parameters<typeof toolCall>[]) =>
     runner.run(
-      prepareToolCalls(
-        registry,
-        calls.map((args) => toolCall(...args)),
+      (
+        await prepareToolCalls(
+          registry,
+          calls.map((args) => toolCall(...args)),
+        )
       ).calls,
       ctx,
     );

@@ -13,10 +13,12 @@ function setup(tools: Tool[], options: { concurrency?: number; maxOutputChars?: 
   const runner = new ToolRunner({ clock, ...options });
   const controller = new AbortController();
   const ctx: RunToolsContext = { signal: controller.signal, emit: bus, runId: bus.runId };
-  const prepare = (...calls: Parameters<typeof toolCall>[]) =>
-    prepareToolCalls(
-      registry,
-      calls.map((args) => toolCall(...args)),
+  const prepare = async (...calls: Parameters<typeof toolCall>[]) =>
+    (
+      await prepareToolCalls(
+        registry,
+        calls.map((args) => toolCall(...args)),
+      )
     ).calls;
   return { events, clock, runner, controller, ctx, prepare };
 }
@@ -57,7 +59,7 @@ describe('ToolRunner', () => {
     );
     const { runner, ctx, prepare, events } = setup([tool]);
     const done = runner.run(
-      prepare(['read_file', { path: 'a' }, 'a'], ['read_file', { path: 'b' }, 'b']),
+      await prepare(['read_file', { path: 'a' }, 'a'], ['read_file', { path: 'b' }, 'b']),
       ctx,
     );
     await flush();
@@ -95,7 +97,7 @@ describe('ToolRunner', () => {
     });
     const { runner, ctx, prepare, events } = setup([safe, unsafe]);
     const done = runner.run(
-      prepare(['read_file', { path: 'a' }, 'r'], ['write_file', { path: 'b' }, 'w']),
+      await prepare(['read_file', { path: 'a' }, 'r'], ['write_file', { path: 'b' }, 'w']),
       ctx,
     );
     await flush();
@@ -121,7 +123,7 @@ describe('ToolRunner', () => {
     );
     const { runner, ctx, prepare, events } = setup([tool]);
     const done = runner.run(
-      prepare(['read_file', { path: 'src' }], ['read_file', { path: './src/../src/a.ts' }]),
+      await prepare(['read_file', { path: 'src' }], ['read_file', { path: './src/../src/a.ts' }]),
       ctx,
     );
     await flush();
@@ -139,7 +141,7 @@ describe('ToolRunner', () => {
     let started = 0;
     const tool = simpleTool('copy', () => gates[started++]!.promise, { parallelSafe: true, pathArgs: ['n'] });
     const { runner, ctx, prepare } = setup([tool]);
-    const done = runner.run(prepare(['copy', { path: 'a', n: 1 }], ['copy', { path: 'a', n: 2 }]), ctx);
+    const done = runner.run(await prepare(['copy', { path: 'a', n: 1 }], ['copy', { path: 'a', n: 2 }]), ctx);
     await flush();
     expect(started).toBe(2);
     gates[0]!.resolve('');
@@ -152,7 +154,10 @@ describe('ToolRunner', () => {
     let started = 0;
     const tool = simpleTool('fetch', () => gates[started++]!.promise, { parallelSafe: true });
     const { runner, ctx, prepare } = setup([tool], { concurrency: 2 });
-    const done = runner.run(prepare(['fetch', { n: 1 }], ['fetch', { n: 2 }], ['fetch', { n: 3 }]), ctx);
+    const done = runner.run(
+      await prepare(['fetch', { n: 1 }], ['fetch', { n: 2 }], ['fetch', { n: 3 }]),
+      ctx,
+    );
     await flush();
     expect(started).toBe(2);
     gates[0]!.resolve('1');
@@ -169,7 +174,7 @@ describe('ToolRunner', () => {
     const tool = simpleTool('fetch', () => gates[started++]!.promise, { parallelSafe: true });
     const { runner, ctx, prepare } = setup([tool]);
     const done = runner.run(
-      prepare(['fetch', { n: 1 }, 'x'], ['fetch', { n: 2 }, 'y'], ['fetch', { n: 3 }, 'z']),
+      await prepare(['fetch', { n: 1 }, 'x'], ['fetch', { n: 2 }, 'y'], ['fetch', { n: 3 }, 'z']),
       ctx,
     );
     await flush();
@@ -192,7 +197,7 @@ describe('ToolRunner', () => {
       executed = true;
     });
     const { runner, ctx, prepare, events } = setup([tool]);
-    const prepared = prepare(['read_file', { path: 'a' }, 'ok'], ['nope', {}, 'bad']);
+    const prepared = await prepare(['read_file', { path: 'a' }, 'ok'], ['nope', {}, 'bad']);
     const outcomes = await runner.run(prepared, ctx);
     expect(executed).toBe(false);
     expect(outcomes.map((o) => o.isError)).toEqual([true, true]);
@@ -208,14 +213,14 @@ describe('ToolRunner', () => {
 
   it('shows the raw argument text in tool_call when it did not parse', async () => {
     const { runner, ctx, prepare, events } = setup([simpleTool('read_file', () => '')]);
-    await runner.run(prepare(['read_file', '{oops', 'j']), ctx);
+    await runner.run(await prepare(['read_file', '{oops', 'j']), ctx);
     expect(events[0]).toMatchObject({ type: 'tool_call', id: 'j', args: '{oops' });
     expect(events[1]).toMatchObject({ type: 'tool_result', id: 'j', isError: true });
   });
 
   it('reports the repaired name in tool_call', async () => {
     const { runner, ctx, prepare, events } = setup([simpleTool('read_file', () => 'x')]);
-    await runner.run(prepare(['readFile', {}, 'c']), ctx);
+    await runner.run(await prepare(['readFile', {}, 'c']), ctx);
     expect(events[0]).toMatchObject({ type: 'tool_call', name: 'read_file', requestedName: 'readFile' });
   });
 
@@ -230,7 +235,7 @@ describe('ToolRunner', () => {
       { timeoutMs: 5000 },
     );
     const { runner, ctx, prepare, events, clock } = setup([hang]);
-    const done = runner.run(prepare(['hang', {}, 'h']), ctx);
+    const done = runner.run(await prepare(['hang', {}, 'h']), ctx);
     await clock.advance(4999);
     expect(seen?.aborted).toBe(false);
     await clock.advance(1);
@@ -249,7 +254,7 @@ describe('ToolRunner', () => {
     const { runner, ctx, prepare, clock } = setup([
       simpleTool('quick', async () => 'done', { timeoutMs: 1000 }),
     ]);
-    const [outcome] = await runner.run(prepare(['quick', {}]), ctx);
+    const [outcome] = await runner.run(await prepare(['quick', {}]), ctx);
     expect(outcome?.content).toBe('done');
     expect(clock.pending).toBe(0);
   });
@@ -259,7 +264,7 @@ describe('ToolRunner', () => {
     const { runner, ctx, prepare, controller } = setup([tool]);
     const added = vi.spyOn(controller.signal, 'addEventListener');
     const removed = vi.spyOn(controller.signal, 'removeEventListener');
-    await runner.run(prepare(['t', { n: 1 }], ['t', { n: 2 }], ['t', { n: 3 }]), ctx);
+    await runner.run(await prepare(['t', { n: 1 }], ['t', { n: 2 }], ['t', { n: 3 }]), ctx);
     expect(added).toHaveBeenCalledTimes(3);
     expect(removed.mock.calls.map((c) => c[1])).toEqual(added.mock.calls.map((c) => c[1]));
   });
@@ -268,7 +273,7 @@ describe('ToolRunner', () => {
     const late = deferred<string>();
     const tool = simpleTool('late', () => late.promise, { timeoutMs: 10 });
     const { runner, ctx, prepare, events, clock } = setup([tool]);
-    const done = runner.run(prepare(['late', {}, 'l']), ctx);
+    const done = runner.run(await prepare(['late', {}, 'l']), ctx);
     await clock.advance(10);
     const [outcome] = await done;
     late.reject(new Error('too late'));
@@ -288,7 +293,7 @@ describe('ToolRunner', () => {
       secondRan = true;
     });
     const { runner, ctx, prepare, events, controller } = setup([slow, next]);
-    const done = runner.run(prepare(['slow', {}, 's'], ['next', {}, 'n']), ctx);
+    const done = runner.run(await prepare(['slow', {}, 's'], ['next', {}, 'n']), ctx);
     await flush();
     controller.abort();
     const outcomes = await done;
@@ -301,7 +306,7 @@ describe('ToolRunner', () => {
   it('aborts concurrent calls together', async () => {
     const tool = simpleTool('wait', () => new Promise(() => {}), { parallelSafe: true, timeoutMs: 60_000 });
     const { runner, ctx, prepare, events, controller, clock } = setup([tool]);
-    const done = runner.run(prepare(['wait', { n: 1 }], ['wait', { n: 2 }]), ctx);
+    const done = runner.run(await prepare(['wait', { n: 1 }], ['wait', { n: 2 }]), ctx);
     await flush();
     controller.abort();
     expect((await done).every((o) => o.content === "Tool 'wait' was aborted")).toBe(true);
@@ -318,7 +323,7 @@ describe('ToolRunner', () => {
       throw new Error('later');
     });
     const { runner, ctx, prepare } = setup([syncThrow, asyncThrow]);
-    const outcomes = await runner.run(prepare(['sync_throw', {}], ['async_throw', {}]), ctx);
+    const outcomes = await runner.run(await prepare(['sync_throw', {}], ['async_throw', {}]), ctx);
     expect(outcomes.map((o) => [o.isError, o.content])).toEqual([
       [true, 'Error: boom'],
       [true, 'Error: later'],
@@ -333,7 +338,7 @@ describe('ToolRunner', () => {
     const tool = simpleTool('value', () => values[i++]);
     const { runner, ctx, prepare } = setup([tool]);
     const outcomes = await runner.run(
-      values.map((_, n) => ['value', { n }] as Parameters<typeof toolCall>).map((a) => prepare(a)[0]!),
+      await prepare(...values.map((_, n) => ['value', { n }] as Parameters<typeof toolCall>)),
       ctx,
     );
     expect(outcomes.map((o) => o.content)).toEqual(['text', '{"a":1}', '', '', '42', '[object Object]']);
@@ -343,7 +348,7 @@ describe('ToolRunner', () => {
   it('truncates what the model sees and keeps the full output in the event', async () => {
     const big = `${'h'.repeat(600)}${'m'.repeat(300)}${'t'.repeat(100)}`;
     const { runner, ctx, prepare, events } = setup([simpleTool('big', () => big, { maxOutputChars: 100 })]);
-    const [outcome] = await runner.run(prepare(['big', {}, 'b']), ctx);
+    const [outcome] = await runner.run(await prepare(['big', {}, 'b']), ctx);
     expect(outcome?.truncated).toBe(true);
     expect(outcome?.output).toBe(big);
     expect(outcome?.content).toBe(
@@ -356,7 +361,7 @@ describe('ToolRunner', () => {
     const { runner, ctx, prepare } = setup([simpleTool('big', () => 'x'.repeat(500))], {
       maxOutputChars: 100,
     });
-    const [outcome] = await runner.run(prepare(['big', {}]), ctx);
+    const [outcome] = await runner.run(await prepare(['big', {}]), ctx);
     expect(outcome?.truncated).toBe(true);
     expect(outcome?.content).toContain('[... truncated 410 characters ...]');
   });
@@ -372,7 +377,7 @@ describe('ToolRunner', () => {
       seen.push(call.tool.name);
       return { allow: false, result: 'Denied by policy' };
     };
-    const [outcome] = await runner.run(prepare(['rm', {}, 'g']), ctx);
+    const [outcome] = await runner.run(await prepare(['rm', {}, 'g']), ctx);
     expect(ran).toBe(false);
     expect(seen).toEqual(['rm']);
     expect(outcome).toMatchObject({ content: 'Denied by policy', isError: true });
@@ -389,7 +394,7 @@ describe('ToolRunner', () => {
       throw new Error('policy store down');
     };
     const outcomes = await runner.run(
-      prepare(['echo', { n: 1 }], ['echo', { n: 2 }], ['echo', { n: 3 }]),
+      await prepare(['echo', { n: 1 }], ['echo', { n: 2 }], ['echo', { n: 3 }]),
       ctx,
     );
     expect(outcomes.map((o) => o.content)).toEqual(['1', '2', 'Error: policy store down']);
@@ -404,7 +409,7 @@ describe('ToolRunner', () => {
     const { runner, ctx, prepare, events } = setup([tool]);
     ctx.stepId = 'step_1';
     ctx.agent = 'coder';
-    await runner.run(prepare(['ctx', {}, 'k']), ctx);
+    await runner.run(await prepare(['ctx', {}, 'k']), ctx);
     expect(toolCtx).toMatchObject({ toolCallId: 'k', runId: 'run_1', stepId: 'step_1', agent: 'coder' });
     expect(events.find((e) => e.type === 'source')).toMatchObject({ parentId: 'k' });
   });
@@ -419,7 +424,7 @@ describe('ToolRunner', () => {
       { parallelSafe: true },
     );
     const { runner, ctx, prepare, events } = setup([tool]);
-    const prepared: PreparedCall[] = prepare(
+    const prepared: PreparedCall[] = await prepare(
       ['t', { n: 1 }],
       ['t', { n: 2 }],
       ['t', { n: 'bad' }],
@@ -437,7 +442,7 @@ describe('ToolRunner', () => {
     const gate = deferred<string>();
     const { ctx, prepare } = setup([simpleTool('slow', () => gate.promise)]);
     const runner = new ToolRunner({ clock });
-    const done = runner.run(prepare(['slow', {}]), ctx);
+    const done = runner.run(await prepare(['slow', {}]), ctx);
     await clock.advance(250);
     gate.resolve('ok');
     expect((await done)[0]?.durationMs).toBe(250);

@@ -16,6 +16,8 @@ import type { ModelResponse } from '../types.js';
  * to continue, or fail the step).
  */
 export class StreamInterruptedError extends ModelError {
+  static override readonly brand: string = 'StreamInterruptedError';
+
   /** The reply as far as it was delivered. */
   readonly partial: ModelResponse;
   constructor(error: ModelError, partial: ModelResponse) {

@@ -5,7 +5,7 @@
  * imports an adapter: building models takes the caller's factory map.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import type { ChatModel } from '../types.js';
 
