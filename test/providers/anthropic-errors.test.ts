@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createAnthropic } from '../../src/providers/anthropic/index.js';
-import {
-  fixtureBody,
-  resetBeforeResponse,
-  respond,
-  respondSSE,
-  stall,
-  useFixtureServer,
-} from './fixture-server.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { resetBeforeResponse, respondSSE, serveFixture, stall, useFixtureServer } from './fixture-server.js';
 import { drain, failure, type StreamingModel } from './helpers.js';
 
 const server = useFixtureServer();
@@ -21,62 +15,59 @@ function claude(): StreamingModel {
 
 const ask: ModelRequest = { system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] };
 
-// Error bodies in the shape https://docs.anthropic.com/en/api/errors documents (no recorded files exist).
-const errorBody = (type: string, message: string) => ({ type: 'error', error: { type, message } });
-
-// The first frames of a recorded stream, for faults injected after it started.
-const started = fixtureBody('anthropic/stream-text-ping.chunks.jsonl').split(
+// The first frames of a stream, for faults injected after it started.
+const started = OWN_FIXTURES.body('anthropic/stream-text.sse').split(
   'event: content_block_stop',
 )[0] as string;
 
 describe('Anthropic errors', () => {
+  // [fixture, kind, retryable, extra fields]
+  const httpErrors: Array<[string, string, boolean, Record<string, unknown>?]> = [
+    ['anthropic/error-400-invalid-request.json', 'bad_request', false],
+    ['anthropic/error-400-prompt-too-long.json', 'context_length', false, { contextLimit: 200000 }],
+    ['anthropic/error-401-authentication.json', 'auth', false],
+    ['anthropic/error-403-permission.json', 'auth', false],
+    ['anthropic/error-404-not-found.json', 'not_found', false],
+    ['anthropic/error-413-request-too-large.json', 'payload_too_large', false],
+    ['anthropic/error-429-rate-limit.json', 'rate_limit', true, { retryAfterMs: 7000 }],
+    ['anthropic/error-500-api-error.json', 'server', true],
+    ['anthropic/error-529-overloaded.json', 'overloaded', true],
+  ];
+
+  for (const [file, kind, retryable, extra] of httpErrors) {
+    it(`maps ${file} to ${kind}${retryable ? ' (retryable)' : ''} with the provider's message`, async () => {
+      server.handle(serveFixture(file));
+      const error = await failure(claude().generate(ask));
+      expect(error).toMatchObject({
+        kind,
+        retryable,
+        status: OWN_FIXTURES.manifest().get(file)?.httpStatus,
+        message: OWN_FIXTURES.json(file).error.message,
+        model: 'anthropic:claude-sonnet-4-5',
+        ...extra,
+      });
+    });
+  }
+
+  it('maps an error status on a stream request before any event', async () => {
+    server.handle(serveFixture('anthropic/error-404-not-found.json'));
+    const error = await failure(claude().stream(ask)[Symbol.asyncIterator]().next());
+    expect(error.kind).toBe('not_found');
+    expect(error.message).toBe('model: claude-sonnet-9');
+  });
+
   it('turns an `event: error` overloaded_error frame mid-stream into a retryable overloaded error', async () => {
-    const frame = `event: error\ndata: ${JSON.stringify(errorBody('overloaded_error', 'Overloaded'))}\n\n`;
-    server.handle(respondSSE(started + frame));
+    server.handle(serveFixture('anthropic/stream-error-overloaded.sse'));
     const seen: ModelStreamPart[] = [];
     const error = await failure(drain(claude().stream(ask), seen));
     expect(error.kind).toBe('overloaded');
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe('Overloaded');
-    expect(seen.map((p) => p.type)).toContain('text-delta');
-  });
-
-  it('maps 429 rate_limit_error with retry-after to rate_limit and the wait in ms', async () => {
-    server.handle(
-      respond(
-        429,
-        errorBody('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'),
-        { 'retry-after': '7' },
-      ),
-    );
-    const error = await failure(claude().generate(ask));
-    expect(error.kind).toBe('rate_limit');
-    expect(error.retryAfterMs).toBe(7000);
-    expect(error.status).toBe(429);
-  });
-
-  it('maps HTTP 529 overloaded_error to overloaded', async () => {
-    server.handle(respond(529, errorBody('overloaded_error', 'Overloaded')));
-    const error = await failure(claude().generate(ask));
-    expect(error.kind).toBe('overloaded');
     expect(error.status).toBe(529);
-  });
-
-  it('maps a 400 "prompt is too long" to context_length with the window it names', async () => {
-    server.handle(
-      respond(400, errorBody('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum')),
-    );
-    const error = await failure(claude().generate(ask));
-    expect(error.kind).toBe('context_length');
-    expect(error.contextLimit).toBe(200000);
-    expect(error.retryable).toBe(false);
-  });
-
-  it('maps 401 authentication_error to auth', async () => {
-    server.handle(respond(401, errorBody('authentication_error', 'invalid x-api-key')));
-    const error = await failure(claude().generate(ask));
-    expect(error.kind).toBe('auth');
-    expect(error.retryable).toBe(false);
+    expect(error.message).toBe('Overloaded');
+    expect(seen).toEqual([
+      { type: 'text-delta', delta: 'Hello', id: '0' },
+      { type: 'text-delta', delta: ', I am', id: '0' },
+    ]);
   });
 
   it('rejects a stream that ends before message_stop as invalid_response', async () => {

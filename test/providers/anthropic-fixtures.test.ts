@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/model/types.js';
 import { createAnthropic } from '../../src/providers/anthropic/index.js';
-import { fixtureEvents, serveFixture, useFixtureServer } from './fixture-server.js';
-import { failure, fixtureReplies, type StreamingModel } from './helpers.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { useFixtureServer } from './fixture-server.js';
+import { fixtureReplies, type StreamingModel } from './helpers.js';
 
 const server = useFixtureServer();
 
@@ -21,7 +22,7 @@ const { streamed, generated } = fixtureReplies(server, claude, ask);
 
 // Independent oracle: joins the deltas of one kind straight from the fixture's JSON.
 function joined(file: string, deltaType: string, field: string): string {
-  return fixtureEvents(file)
+  return OWN_FIXTURES.events(file)
     .filter((e) => e.type === 'content_block_delta' && e.delta.type === deltaType)
     .map((e) => e.delta[field] as string)
     .join('');
@@ -34,257 +35,197 @@ const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0)
   reasoningTokens: 0,
 });
 
-describe('Anthropic adapter: non-streamed fixtures', () => {
-  it('reads a reply cut by max_tokens as finishReason length (anthropic/nonstream-max-tokens.json)', async () => {
+describe('Anthropic non-streamed replies', () => {
+  it('reads a reply cut by max_tokens as finishReason length', async () => {
     const response = await generated('anthropic/nonstream-max-tokens.json');
     expect(response).toEqual({
       message: {
         role: 'assistant',
-        content: [
-          {
-            type: 'text',
-            text: 'I need more information to prepare a brief for you. Could you please provide:\n\n1. **What kind of brief** do you need? (project brief',
-          },
-        ],
+        content: [{ type: 'text', text: 'Here is a short plan:\n\n1. Gather the' }],
       },
       finishReason: 'length',
-      usage: usage(2497, 32),
-      responseId: 'msg_01B7iXdj8CDnjU3aBLD4sHoU',
+      usage: usage(1800, 16),
+      responseId: 'msg_01TdmOwnNonstreamMax08',
     });
     expect(server.lastRequest().url).toBe('/v1/messages');
   });
 
-  it('reads text and two parallel tool_use blocks in order (anthropic/nonstream-parallel-tool-use.json)', async () => {
+  it('reads text and two parallel tool_use blocks in order, counting cache reads and writes as input', async () => {
     const response = await generated('anthropic/nonstream-parallel-tool-use.json');
-    expect(response.message.content).toEqual([
-      { type: 'text', text: "I'll add and multiply the numbers 2 and 3 for you." },
-      { type: 'tool_call', id: 'toolu_01StBeRxDEwsqcc3arbDgpS9', name: 'add', arguments: '{"a":2,"b":3}' },
-      {
-        type: 'tool_call',
-        id: 'toolu_01AC6WQhj2iRkdYHgTAGMpVQ',
-        name: 'multiply',
-        arguments: '{"a":2,"b":3}',
-      },
-    ]);
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual(usage(507, 137));
-    expect(response.responseId).toBe('msg_01SKkVkB84yWcweNDwx31xBd');
-  });
-
-  it('keeps the thinking signature next to the tool call (anthropic/nonstream-thinking-tool-use.json)', async () => {
-    const response = await generated('anthropic/nonstream-thinking-tool-use.json');
-    const [thinking, call] = response.message.content;
-    expect(thinking).toMatchObject({
-      type: 'reasoning',
-      text: expect.stringMatching(
-        /^The user is asking about the weather in Florence, Italy\..*function call\.$/,
-      ),
-      signature: expect.stringMatching(/^Es8DCkYICxgCKkBROcM3239oIjVRtMTZin6U.*vcwomAtRgB$/),
-    });
-    expect(call).toEqual({
-      type: 'tool_call',
-      id: 'toolu_014azqsWLU8Djh6RhmBGRC2u',
-      name: 'weather',
-      arguments: '{"location":"Florence, Italy"}',
-    });
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual(usage(424, 118));
-  });
-
-  it('maps a 400 invalid_request_error body to bad_request (anthropic/error-400-invalid-request.json)', async () => {
-    server.handle(serveFixture('anthropic/error-400-invalid-request.json'));
-    const error = await failure(claude().generate(ask));
-    expect(error.kind).toBe('bad_request');
-    expect(error.status).toBe(400);
-    expect(error.retryable).toBe(false);
-    expect(error.message).toBe(
-      'messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: srvtoolu_issue_17366_invalid. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
-    );
-    expect(error.model).toBe('anthropic:claude-sonnet-4-5');
-  });
-
-  it('maps a 404 not_found_error body to not_found (anthropic/error-404-not-found.json)', async () => {
-    server.handle(serveFixture('anthropic/error-404-not-found.json'));
-    const error = await failure(claude().stream(ask)[Symbol.asyncIterator]().next());
-    expect(error.kind).toBe('not_found');
-    expect(error.status).toBe(404);
-    expect(error.message).toBe('model: claude-sonet-4-5');
-  });
-});
-
-describe('Anthropic adapter: streamed fixtures', () => {
-  it('streams text past a ping and ends with end_turn usage (anthropic/stream-text-ping.chunks.jsonl)', async () => {
-    const { parts, response } = await streamed('anthropic/stream-text-ping.chunks.jsonl');
-    expect(parts).toEqual([
-      { type: 'text-delta', delta: 'Hello', id: '0' },
-      { type: 'text-delta', delta: '! I', id: '0' },
-      { type: 'text-delta', delta: "'m doing well, thank you for asking", id: '0' },
-      { type: 'text-delta', delta: '. How are you doing today?', id: '0' },
-      { type: 'text-delta', delta: ' Is', id: '0' },
-      { type: 'text-delta', delta: ' there anything I can help you with?', id: '0' },
-      {
-        type: 'finish',
-        finishReason: 'stop',
-        usage: usage(12, 30),
-        responseId: 'msg_01QC4g3HwBThD4BaNtBckFDJ',
-      },
-    ]);
-    expect(response.message.content).toEqual([
-      {
-        type: 'text',
-        text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
-      },
-    ]);
-    expect(server.lastRequest().body.stream).toBe(true);
-  });
-
-  it('counts cache reads as cached input and stops with length (anthropic/stream-max-tokens.chunks.jsonl)', async () => {
-    const { parts, response } = await streamed('anthropic/stream-max-tokens.chunks.jsonl');
-    expect(parts).toEqual([
-      { type: 'text-delta', delta: 'OK', id: '0' },
-      {
-        type: 'finish',
-        finishReason: 'length',
-        usage: usage(3 + 18639, 1, 18639),
-        responseId: 'msg_011CczBWmS717HsNJwaC9mWM',
-      },
-    ]);
-    expect(response.finishReason).toBe('length');
-  });
-
-  it('assembles two parallel tool calls from padded input_json_delta frames (anthropic/stream-parallel-tool-use.sse)', async () => {
-    const { parts, response } = await streamed('anthropic/stream-parallel-tool-use.sse');
-    expect(parts.filter((p) => p.type === 'tool-call-delta' || p.type === 'tool-call')).toEqual([
-      { type: 'tool-call-delta', index: 1, id: 'toolu_01UYxUYC2zRPY8wiutnF48eP', name: 'add', argsDelta: '' },
-      { type: 'tool-call-delta', index: 1, argsDelta: '{"a": 2' },
-      { type: 'tool-call-delta', index: 1, argsDelta: ', "b"' },
-      { type: 'tool-call-delta', index: 1, argsDelta: ': 3}' },
-      {
-        type: 'tool-call',
-        id: 'toolu_01UYxUYC2zRPY8wiutnF48eP',
-        name: 'add',
-        arguments: '{"a": 2, "b": 3}',
-        index: 1,
-      },
-      {
-        type: 'tool-call-delta',
-        index: 2,
-        id: 'toolu_01VaRx1jpWCvPhi7L4kywAcd',
-        name: 'multiply',
-        argsDelta: '',
-      },
-      { type: 'tool-call-delta', index: 2, argsDelta: '{"a": 2' },
-      { type: 'tool-call-delta', index: 2, argsDelta: ', "b":' },
-      { type: 'tool-call-delta', index: 2, argsDelta: ' 3}' },
-      {
-        type: 'tool-call',
-        id: 'toolu_01VaRx1jpWCvPhi7L4kywAcd',
-        name: 'multiply',
-        arguments: '{"a": 2, "b": 3}',
-        index: 2,
-      },
-    ]);
     expect(response).toEqual({
       message: {
         role: 'assistant',
         content: [
-          { type: 'text', text: "I'll add and multiply the numbers 2 and 3 for you." },
+          { type: 'text', text: 'Checking both.' },
           {
             type: 'tool_call',
-            id: 'toolu_01UYxUYC2zRPY8wiutnF48eP',
-            name: 'add',
-            arguments: '{"a": 2, "b": 3}',
+            id: 'toolu_01TdmWeatherLima01',
+            name: 'get_weather',
+            arguments: '{"city":"Lima"}',
           },
           {
             type: 'tool_call',
-            id: 'toolu_01VaRx1jpWCvPhi7L4kywAcd',
-            name: 'multiply',
-            arguments: '{"a": 2, "b": 3}',
+            id: 'toolu_01TdmTimeLima0002',
+            name: 'get_time',
+            arguments: '{"tz":"America/Lima"}',
           },
         ],
       },
       finishReason: 'tool_calls',
-      usage: usage(502, 137),
-      responseId: 'msg_01PSvJdjd5keNSD63VHjYzex',
+      usage: usage(40 + 1500 + 3000, 90, 3000),
+      responseId: 'msg_01TdmOwnNonstreamPar09',
+      providerMetadata: { anthropic: { cacheCreationInputTokens: 1500 } },
     });
   });
 
-  it('streams thinking with its signature, then the answer (anthropic/stream-thinking-text.sse)', async () => {
-    const file = 'anthropic/stream-thinking-text.sse';
-    const { parts, response } = await streamed(file);
-    const signature = parts.find((p) => p.type === 'reasoning-delta' && p.signature);
-    expect(signature).toMatchObject({ type: 'reasoning-delta', delta: '', id: '0' });
-    const thinking =
-      'This is a straightforward question about pedestrian safety. I should provide clear, helpful advice about how to safely cross a street. This is basic safety information that could help prevent accidents.';
-    expect(joined(file, 'thinking_delta', 'thinking')).toBe(thinking);
-    const [reasoning, text, ...rest] = response.message.content;
-    expect(rest).toEqual([]);
-    expect(reasoning).toEqual({
-      type: 'reasoning',
-      text: thinking,
-      signature: joined(file, 'signature_delta', 'signature'),
-    });
-    expect((reasoning as { signature: string }).signature).toMatch(
-      /^EvMCCkYICxgCKkCHP2cSuEdcJK\/0rF.*gb7wwzDvP\/UhjfQYAQ==$/,
-    );
-    expect(text).toEqual({ type: 'text', text: joined(file, 'text_delta', 'text') });
-    expect((text as { text: string }).text).toMatch(
-      /^Here are the basic steps for safely crossing the street:\n\n[\s\S]*Always prioritize safety over speed when crossing streets\.$/,
-    );
-    expect(response.finishReason).toBe('stop');
-    expect(response.usage).toEqual(usage(43, 282));
-    expect(response.responseId).toBe('msg_01ALwQ87pTS7hH1PjSdC9wJD');
+  it('keeps the thinking signature next to the tool call', async () => {
+    const file = 'anthropic/nonstream-thinking-tool-use.json';
+    const response = await generated(file);
+    const thinking = OWN_FIXTURES.json(file).content[0];
+    expect(response.message.content).toEqual([
+      { type: 'reasoning', text: thinking.thinking, signature: thinking.signature },
+      {
+        type: 'tool_call',
+        id: 'toolu_01TdmWeatherNairobi',
+        name: 'get_weather',
+        arguments: '{"city":"Nairobi"}',
+      },
+    ]);
+    expect(response.finishReason).toBe('tool_calls');
+    expect(response.usage).toEqual(usage(420, 85));
+  });
+});
+
+describe('Anthropic streamed replies', () => {
+  it('streams text past a ping and ends with end_turn usage', async () => {
+    const { parts, response } = await streamed('anthropic/stream-text.sse');
+    expect(parts).toEqual([
+      { type: 'text-delta', delta: 'Hello', id: '0' },
+      { type: 'text-delta', delta: '! How can', id: '0' },
+      { type: 'text-delta', delta: ' I help you', id: '0' },
+      { type: 'text-delta', delta: ' today?', id: '0' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: usage(25, 12),
+        responseId: 'msg_01TdmOwnTextStream0001',
+      },
+    ]);
+    expect(response.message.content).toEqual([{ type: 'text', text: 'Hello! How can I help you today?' }]);
+    expect(server.lastRequest().body.stream).toBe(true);
   });
 
-  it('streams signed thinking then a tool call, also when frames are split mid-event (anthropic/stream-thinking-tool-use.sse)', async () => {
+  it('counts cache reads as cached input, reports cache writes, and stops with length', async () => {
+    const { parts } = await streamed('anthropic/stream-max-tokens-cache.chunks.jsonl');
+    expect(parts).toEqual([
+      { type: 'text-delta', delta: 'Summary: the', id: '0' },
+      {
+        type: 'finish',
+        finishReason: 'length',
+        usage: usage(6 + 1200 + 20480, 4, 20480),
+        responseId: 'msg_01TdmOwnCacheMax0005',
+        providerMetadata: { anthropic: { cacheCreationInputTokens: 1200 } },
+      },
+    ]);
+  });
+
+  it('assembles two parallel tool calls from padded input_json_delta frames', async () => {
+    const { parts, response } = await streamed('anthropic/stream-parallel-tool-use.sse');
+    expect(parts.filter((p) => p.type === 'tool-call-delta' || p.type === 'tool-call')).toEqual([
+      {
+        type: 'tool-call-delta',
+        index: 1,
+        id: 'toolu_01TdmWeatherCairo1',
+        name: 'get_weather',
+        argsDelta: '',
+      },
+      { type: 'tool-call-delta', index: 1, argsDelta: '{"ci' },
+      { type: 'tool-call-delta', index: 1, argsDelta: 'ty": "Cai' },
+      { type: 'tool-call-delta', index: 1, argsDelta: 'ro"}' },
+      {
+        type: 'tool-call',
+        id: 'toolu_01TdmWeatherCairo1',
+        name: 'get_weather',
+        arguments: '{"city": "Cairo"}',
+        index: 1,
+      },
+      { type: 'tool-call-delta', index: 2, id: 'toolu_01TdmTimeCairo02', name: 'get_time', argsDelta: '' },
+      { type: 'tool-call-delta', index: 2, argsDelta: '{"tz": "Afr' },
+      { type: 'tool-call-delta', index: 2, argsDelta: 'ica/Cairo"}' },
+      {
+        type: 'tool-call',
+        id: 'toolu_01TdmTimeCairo02',
+        name: 'get_time',
+        arguments: '{"tz": "Africa/Cairo"}',
+        index: 2,
+      },
+    ]);
+    expect(response.message.content[0]).toEqual({ type: 'text', text: "I'll look up both." });
+    expect(response.finishReason).toBe('tool_calls');
+    expect(response.usage).toEqual(usage(530, 121));
+  });
+
+  it('streams signed thinking then a tool call, also when frames are split mid-event and mid-UTF-8', async () => {
     const file = 'anthropic/stream-thinking-tool-use.sse';
     const whole = await streamed(file);
     const split = await streamed(file, { chunkSize: 7 });
     expect(split.parts).toEqual(whole.parts);
-    const [reasoning, call] = whole.response.message.content;
-    expect(reasoning).toEqual({
-      type: 'reasoning',
-      text: 'The user is asking for weather information for Florence, Italy. I have access to a weather function that takes a location parameter. The user has provided the location as "Florence, Italy" which is specific enough for the weather function. I have all the required parameters to make the function call.',
+    expect(whole.parts).toContainEqual({
+      type: 'reasoning-delta',
+      delta: '',
+      id: '0',
       signature: joined(file, 'signature_delta', 'signature'),
     });
-    expect((reasoning as { signature: string }).signature).toMatch(
-      /^EtYDCkYICxgCKkAVHEWRYo6R.*VeDhPFVAYAQ==$/,
-    );
-    expect(call).toEqual({
-      type: 'tool_call',
-      id: 'toolu_01Js4AMfx5qpTLhwTusnvT68',
-      name: 'weather',
-      arguments: '{"location": "Florence, Italy"}',
-    });
+    expect(whole.response.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: joined(file, 'thinking_delta', 'thinking'),
+        signature: joined(file, 'signature_delta', 'signature'),
+      },
+      {
+        type: 'tool_call',
+        id: 'toolu_01TdmWeatherReyk01',
+        name: 'get_weather',
+        arguments: '{"city": "Reykjavík"}',
+      },
+    ]);
+    expect(joined(file, 'thinking_delta', 'thinking')).toMatch(/^The user wants the weather in Reykjavík\./);
     expect(whole.response.finishReason).toBe('tool_calls');
-    expect(whole.response.usage).toEqual(usage(424, 119));
+    expect(whole.response.usage).toEqual(usage(412, 96));
   });
 
-  it('gives a tool call with an empty input "{}" as arguments (anthropic/stream-tool-use-empty-input.chunks.jsonl)', async () => {
+  it('keeps redacted thinking whole between signed thinking and the answer', async () => {
+    const { response } = await streamed('anthropic/stream-redacted-thinking.sse');
+    expect(response.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: 'Checking the request.',
+        signature: 'EpoBCkYIBxgCKkB0dm1PaW5nU2lnbmF0dXJlMDE=',
+      },
+      {
+        type: 'reasoning',
+        text: '',
+        redacted: 'EmwKAhgBEgy0ZG1SZWRhY3RlZA0xVGhpcyBpcyBvcGFxdWU=',
+        providerMetadata: { anthropic: { redactedThinking: true } },
+      },
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(response.finishReason).toBe('stop');
+  });
+
+  it('gives a tool call whose input streamed as one empty fragment "{}" as arguments', async () => {
     const { parts, response } = await streamed('anthropic/stream-tool-use-empty-input.chunks.jsonl');
     expect(parts).toContainEqual({
       type: 'tool-call',
-      id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP',
-      name: 'updateIssueList',
+      id: 'toolu_01TdmRefresh000001',
+      name: 'refresh_list',
       arguments: '{}',
       index: 1,
     });
-    expect(response).toEqual({
-      message: {
-        role: 'assistant',
-        content: [
-          { type: 'text', text: "I'll update the issue list for you." },
-          {
-            type: 'tool_call',
-            id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP',
-            name: 'updateIssueList',
-            arguments: '{}',
-          },
-        ],
-      },
-      finishReason: 'tool_calls',
-      usage: usage(565, 48),
-      responseId: 'msg_01GE2RKp1VYsPzdFs3sS9z5S',
-    });
+    expect(response.message.content).toEqual([
+      { type: 'text', text: 'Refreshing the list.' },
+      { type: 'tool_call', id: 'toolu_01TdmRefresh000001', name: 'refresh_list', arguments: '{}' },
+    ]);
+    expect(response.usage).toEqual(usage(380, 33));
   });
 });

@@ -3,6 +3,7 @@ import type { Message } from '../../src/core/messages.js';
 import { collectStream } from '../../src/model/stream.js';
 import type { ModelRequest } from '../../src/model/types.js';
 import { type AnthropicSettings, createAnthropic } from '../../src/providers/anthropic/index.js';
+import { OWN_FIXTURES } from './fixture-files.js';
 import { respondSSE, serveFixture, useFixtureServer } from './fixture-server.js';
 import { ADD_TOOL, type StreamingModel } from './helpers.js';
 
@@ -166,17 +167,17 @@ describe('Anthropic request body (served anthropic/nonstream-parallel-tool-use.j
 
   it('replays thinking with its signature and redacted thinking verbatim, and drops unsigned reasoning', async () => {
     server.handle(serveFixture('anthropic/nonstream-thinking-tool-use.json'));
-    const first = await claude().generate({ messages: [{ role: 'user', content: 'Weather in Florence?' }] });
+    const first = await claude().generate({ messages: [{ role: 'user', content: 'Weather in Nairobi?' }] });
     const messages: Message[] = [
-      { role: 'user', content: 'Weather in Florence?' },
+      { role: 'user', content: 'Weather in Nairobi?' },
       first.message,
       {
         role: 'tool',
         content: [
           {
             type: 'tool_result',
-            toolCallId: 'toolu_014azqsWLU8Djh6RhmBGRC2u',
-            toolName: 'weather',
+            toolCallId: 'toolu_01TdmWeatherNairobi',
+            toolName: 'get_weather',
             content: 'sunny',
           },
         ],
@@ -203,12 +204,14 @@ describe('Anthropic request body (served anthropic/nonstream-parallel-tool-use.j
       { type: 'thinking', thinking: (first.message.content[0] as { text: string }).text, signature },
       {
         type: 'tool_use',
-        id: 'toolu_014azqsWLU8Djh6RhmBGRC2u',
-        name: 'weather',
-        input: { location: 'Florence, Italy' },
+        id: 'toolu_01TdmWeatherNairobi',
+        name: 'get_weather',
+        input: { city: 'Nairobi' },
       },
     ]);
-    expect(signature.startsWith('Es8DCkYICxgCKkBROcM3239o')).toBe(true);
+    expect(signature).toBe(
+      OWN_FIXTURES.json('anthropic/nonstream-thinking-tool-use.json').content[0].signature,
+    );
     expect(body.messages[3].content).toEqual([
       { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va' },
       { type: 'text', text: 'It is sunny.' },
@@ -216,7 +219,7 @@ describe('Anthropic request body (served anthropic/nonstream-parallel-tool-use.j
   });
 
   it('streams redacted thinking, a whole tool input and cache-write usage; sends the thinking data back unchanged', async () => {
-    // Frames in the documented redacted_thinking shape, around a recorded text stream.
+    // Frames in the documented shape: redacted thinking, text, and a tool_use whose input arrives whole.
     const frames = [
       { type: 'message_start', message: { id: 'msg_r', usage: { input_tokens: 9, output_tokens: 1 } } },
       {

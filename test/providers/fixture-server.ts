@@ -1,94 +1,12 @@
 /**
- * A loopback HTTP server for provider adapter tests: replays the recorded
- * wire fixtures in `shared/fixtures/providers`, records every request it gets,
- * and injects faults (error statuses, socket resets, stalls). Nothing leaves
- * 127.0.0.1.
+ * A loopback HTTP server for provider adapter tests: serves wire fixtures
+ * (see `fixture-files.ts`), records every request it gets, and injects faults
+ * (error statuses, socket resets, stalls). Nothing leaves 127.0.0.1.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-
-/** Root of the recorded fixtures: `shared/` sits beside the repository. */
-export const FIXTURES_DIR = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../shared/fixtures/providers',
-);
-
-/** One entry of `manifest.json`. */
-export interface FixtureEntry {
-  file: string;
-  httpStatus: number;
-  contentType: string | null;
-  requestUrl: string | null;
-  exercises: string;
-}
-
-let manifestCache: Map<string, FixtureEntry> | undefined;
-
-/** The manifest, keyed by relative path (e.g. `openai-chat/stream-text-usage.sse`). */
-export function fixtureManifest(): Map<string, FixtureEntry> {
-  if (!manifestCache) {
-    const raw = JSON.parse(readFileSync(resolve(FIXTURES_DIR, 'manifest.json'), 'utf8')) as {
-      files: FixtureEntry[];
-    };
-    manifestCache = new Map(raw.files.map((entry) => [entry.file, entry]));
-  }
-  return manifestCache;
-}
-
-/** Raw text of a fixture file. */
-export function readFixture(file: string): string {
-  return readFileSync(resolve(FIXTURES_DIR, file), 'utf8');
-}
-
-/** A fixture body parsed as JSON (for `.json` files). */
-export function readFixtureJSON<T = any>(file: string): T {
-  return JSON.parse(readFixture(file)) as T;
-}
-
-/** The JSON payloads of a `.chunks.jsonl` file, or the `data:` payloads of an `.sse` file. */
-export function fixtureEvents(file: string): any[] {
-  const text = readFixture(file);
-  const lines = file.endsWith('.sse')
-    ? text
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trim())
-    : text.split('\n');
-  return lines.filter((l) => l.trim() && l !== '[DONE]').map((l) => JSON.parse(l));
-}
-
-/**
- * How `.chunks.jsonl` lines (SSE framing stripped by the recorder) are framed again:
- * `chat` = `data: <line>` frames plus a final `data: [DONE]` (Chat Completions and compatibles),
- * `typed` = `event: <payload.type>` + `data: <line>` (Anthropic, OpenAI Responses),
- * `data` = `data: <line>` frames only (Gemini).
- */
-export type Framing = 'chat' | 'typed' | 'data';
-
-function defaultFraming(file: string): Framing {
-  const dir = file.split('/')[0];
-  if (dir === 'anthropic' || dir === 'openai-responses') return 'typed';
-  if (dir === 'gemini') return 'data';
-  return 'chat';
-}
-
-/** The body a fixture is served with: `.sse` and `.json` as recorded, `.chunks.jsonl` re-framed as SSE. */
-export function fixtureBody(file: string, framing: Framing = defaultFraming(file)): string {
-  const text = readFixture(file);
-  if (!file.endsWith('.chunks.jsonl')) return text;
-  let out = '';
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    if (framing === 'typed') out += `event: ${(JSON.parse(line) as { type?: string }).type}\n`;
-    out += `data: ${line}\n\n`;
-  }
-  if (framing === 'chat') out += 'data: [DONE]\n\n';
-  return out;
-}
+import { type FixtureSet, type Framing, OWN_FIXTURES } from './fixture-files.js';
 
 /** A request the server received. */
 export interface RecordedRequest {
@@ -106,6 +24,8 @@ export type Handler = (request: RecordedRequest, res: ServerResponse) => void | 
 
 /** Options of {@link serveFixture}. */
 export interface ServeOptions {
+  /** The set the fixture comes from (default: the project's own). */
+  from?: FixtureSet;
   framing?: Framing;
   /** Overrides the manifest's status. */
   status?: number;
@@ -128,15 +48,17 @@ async function writeBody(res: ServerResponse, body: string, chunkSize?: number):
   res.end();
 }
 
-/** Serves a fixture with its manifest status and content type. */
+/** Serves a fixture with the status, content type and headers its manifest gives. */
 export function serveFixture(file: string, options: ServeOptions = {}): Handler {
-  const entry = fixtureManifest().get(file);
-  if (!entry) throw new Error(`fixture not in manifest: ${file}`);
+  const set = options.from ?? OWN_FIXTURES;
+  const entry = set.manifest().get(file);
+  if (!entry) throw new Error(`fixture not in ${set.dir}/manifest.json: ${file}`);
   const streamed = file.endsWith('.sse') || file.endsWith('.chunks.jsonl');
   const contentType = entry.contentType ?? (streamed ? 'text/event-stream' : 'application/json');
-  const body = fixtureBody(file, options.framing);
+  const headers = { 'content-type': contentType, ...entry.headers, ...options.headers };
+  const body = set.body(file, options.framing);
   return async (_req, res) => {
-    res.writeHead(options.status ?? entry.httpStatus, { 'content-type': contentType, ...options.headers });
+    res.writeHead(options.status ?? entry.httpStatus, headers);
     await writeBody(res, body, options.chunkSize);
   };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../../src/model/types.js';
+import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createGemini } from '../../src/providers/gemini/index.js';
 import { jsonPathKeys, PartialArgs } from '../../src/providers/gemini/partial-args.js';
-import { readFixture, respond, respondSSE, stall, useFixtureServer } from './fixture-server.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { respond, respondSSE, serveFixture, stall, useFixtureServer } from './fixture-server.js';
 import { drain, failure, type StreamingModel } from './helpers.js';
 
 const server = useFixtureServer();
@@ -21,11 +22,6 @@ const reply = (finishReason: string, text = 'partial') => ({
     candidatesTokenCount: 2,
     cachedContentTokenCount: 3,
   },
-});
-
-// Error bodies in the google.rpc.Status shape the Gemini API documents (no recorded files exist for these).
-const status = (code: number, name: string, message: string, details?: unknown[]) => ({
-  error: { code, message, status: name, ...(details ? { details } : {}) },
 });
 
 describe('Gemini finish reasons and usage', () => {
@@ -63,82 +59,60 @@ describe('Gemini finish reasons and usage', () => {
   });
 });
 
+// The first frame of a stream, for faults injected after it started.
+const firstFrame = `${OWN_FIXTURES.read('gemini/stream-thinking-text.sse').split('\r\n\r\n')[0]}\r\n\r\n`;
+
 describe('Gemini errors', () => {
-  it('maps 429 RESOURCE_EXHAUSTED with a RetryInfo delay to rate_limit and the wait', async () => {
-    server.handle(
-      respond(
-        429,
-        status(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota.', [
-          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' },
-        ]),
-      ),
-    );
-    const error = await failure(gemini().generate(ask));
-    expect(error.kind).toBe('rate_limit');
-    expect(error.retryAfterMs).toBe(17000);
-  });
+  // [fixture, kind, retryable, extra fields]
+  const httpErrors: Array<[string, string, boolean, Record<string, unknown>?]> = [
+    ['gemini/error-400-invalid-argument.json', 'bad_request', false],
+    // An invalid key arrives as 400 INVALID_ARGUMENT; its ErrorInfo reason makes it an auth failure.
+    ['gemini/error-400-api-key-invalid.json', 'auth', false],
+    ['gemini/error-400-token-limit.json', 'context_length', false, { contextLimit: 1048576 }],
+    ['gemini/error-403-permission-denied.json', 'auth', false],
+    ['gemini/error-404-not-found.json', 'not_found', false],
+    ['gemini/error-429-resource-exhausted.json', 'rate_limit', true, { retryAfterMs: 17000 }],
+    ['gemini/error-500-internal.json', 'server', true],
+    ['gemini/error-503-overloaded.json', 'overloaded', true],
+  ];
 
-  it('maps 503 "The model is overloaded" to overloaded', async () => {
-    server.handle(
-      respond(503, status(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.')),
-    );
-    expect((await failure(gemini().generate(ask))).kind).toBe('overloaded');
-  });
+  for (const [file, kind, retryable, extra] of httpErrors) {
+    it(`maps ${file} to ${kind}${retryable ? ' (retryable)' : ''} with the provider's message`, async () => {
+      server.handle(serveFixture(file));
+      const error = await failure(gemini().generate(ask));
+      expect(error).toMatchObject({
+        kind,
+        retryable,
+        status: OWN_FIXTURES.manifest().get(file)?.httpStatus,
+        message: OWN_FIXTURES.json(file).error.message,
+        model: 'gemini:gemini-2.5-flash',
+        ...extra,
+      });
+    });
+  }
 
-  it('maps an input over the token limit to context_length with the limit', async () => {
-    server.handle(
-      respond(
-        400,
-        status(
-          400,
-          'INVALID_ARGUMENT',
-          'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
-        ),
-      ),
-    );
-    const error = await failure(gemini().generate(ask));
-    expect(error.kind).toBe('context_length');
-    expect(error.contextLimit).toBe(1048576);
-  });
-
-  it('maps 403 PERMISSION_DENIED to auth', async () => {
-    server.handle(respond(403, status(403, 'PERMISSION_DENIED', 'API key not valid.')));
+  it('maps an error status on a stream request before any chunk', async () => {
+    server.handle(serveFixture('gemini/error-403-permission-denied.json'));
     expect((await failure(gemini().stream(ask)[Symbol.asyncIterator]().next())).kind).toBe('auth');
   });
 
-  it('maps 400 API_KEY_INVALID to auth, not bad_request', async () => {
-    server.handle(
-      respond(
-        400,
-        status(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
-          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' },
-        ]),
-      ),
-    );
-    const error = await failure(gemini().generate(ask));
-    expect(error.kind).toBe('auth');
-    expect(error.status).toBe(400);
-    expect(error.retryable).toBe(false);
-  });
-
-  it('throws the error object a stream sends in place of a chunk', async () => {
-    const first = readFixture('gemini/stream-thinking-text.sse').split(/\r?\n\r?\n/)[0];
-    const error = JSON.stringify(status(500, 'INTERNAL', 'An internal error has occurred.'));
-    server.handle(respondSSE(`${first}\n\ndata: ${error}\n\n`));
-    const thrown = await failure(drain(gemini().stream(ask)));
+  it('throws the error object a stream sends in place of a chunk, after the parts before it', async () => {
+    server.handle(serveFixture('gemini/stream-error-internal.sse'));
+    const seen: ModelStreamPart[] = [];
+    const thrown = await failure(drain(gemini().stream(ask), seen));
     expect(thrown.kind).toBe('server');
-    expect(thrown.message).toBe('An internal error has occurred.');
+    expect(thrown.status).toBe(500);
+    expect(thrown.message).toMatch(/^An internal error has occurred\./);
+    expect(seen.map((p) => p.type)).toEqual(['reasoning-delta']);
   });
 
   it('rejects a stream that ends without a finishReason as invalid_response', async () => {
-    const first = readFixture('gemini/stream-thinking-text.sse').split(/\r?\n\r?\n/)[0];
-    server.handle(respondSSE(`${first}\n\n`));
+    server.handle(respondSSE(firstFrame));
     expect((await failure(drain(gemini().stream(ask)))).kind).toBe('invalid_response');
   });
 
   it('fails with aborted when the signal aborts mid-stream', async () => {
-    const first = readFixture('gemini/stream-thinking-text.sse').split(/\r?\n\r?\n/)[0];
-    server.handle(stall(`${first}\n\n`));
+    server.handle(stall(firstFrame));
     const controller = new AbortController();
     const stream = gemini().stream(ask, { signal: controller.signal })[Symbol.asyncIterator]();
     expect((await stream.next()).value).toMatchObject({ type: 'reasoning-delta' });

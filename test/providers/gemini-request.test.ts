@@ -3,7 +3,8 @@ import type { Message } from '../../src/core/messages.js';
 import { collectStream } from '../../src/model/stream.js';
 import type { ModelRequest } from '../../src/model/types.js';
 import { createGemini, type GeminiSettings } from '../../src/providers/gemini/index.js';
-import { readFixtureJSON, serveFixture, useFixtureServer } from './fixture-server.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { serveFixture, useFixtureServer } from './fixture-server.js';
 import { ADD_TOOL, type StreamingModel } from './helpers.js';
 
 const server = useFixtureServer();
@@ -101,7 +102,7 @@ describe('Gemini request body (served gemini/generate-content-parallel-function-
       },
     ];
     const body = await sent({ messages, tools });
-    const signature = readFixtureJSON('gemini/generate-content-parallel-function-calls.json').candidates[0]
+    const signature = OWN_FIXTURES.json('gemini/generate-content-parallel-function-calls.json').candidates[0]
       .content.parts[0].thoughtSignature;
     expect(body.contents).toEqual([
       { role: 'user', parts: [{ text: 'Add and multiply 2 and 3' }] },
@@ -138,10 +139,10 @@ describe('Gemini request body (served gemini/generate-content-parallel-function-
     });
     const [thought, answer, ...rest] = body.contents[1].parts;
     expect(rest).toEqual([]);
-    expect(thought).toEqual({ text: expect.stringMatching(/^\*\*Clarifying User Goals\*\*/), thought: true });
+    expect(thought).toEqual({ text: expect.stringMatching(/^\*\*Planning the answer\*\*/), thought: true });
     expect(answer).toEqual({
-      text: expect.stringMatching(/^This is a great question!/),
-      thoughtSignature: expect.stringMatching(/^CiIB0e2Kb6Syj1a961Ef/),
+      text: expect.stringMatching(/^Soft rain on the roof\n/),
+      thoughtSignature: expect.stringMatching(/^CiQB0e2Kb7TdmOwnThoughtSignature/),
     });
   });
 

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { ModelError } from '../../src/core/errors.js';
 import { StreamAggregator } from '../../src/model/stream.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../../src/model/types.js';
+import { type FixtureSet, OWN_FIXTURES } from './fixture-files.js';
 import { type FixtureServer, type ServeOptions, serveFixture } from './fixture-server.js';
 
 /** A chat model whose `stream` is known to exist. */
@@ -50,17 +51,22 @@ export async function collectParts(
   return { parts, response: aggregator.response() };
 }
 
-/** Calls that serve one fixture from `server` and send `request` to a fresh `model()`. */
-export function fixtureReplies(server: FixtureServer, model: () => StreamingModel, request: ModelRequest) {
+/** Calls that serve one fixture of `from` from `server` and send `request` to a fresh `model()`. */
+export function fixtureReplies(
+  server: FixtureServer,
+  model: () => StreamingModel,
+  request: ModelRequest,
+  from: FixtureSet = OWN_FIXTURES,
+) {
   return {
     /** Streams the reply to `file`: its parts and their aggregate. */
     streamed(file: string, serve: ServeOptions = {}) {
-      server.handle(serveFixture(file, serve));
+      server.handle(serveFixture(file, { from, ...serve }));
       return collectParts(model().stream(request));
     },
     /** The whole reply to `file` from `generate`. */
     generated(file: string): Promise<ModelResponse> {
-      server.handle(serveFixture(file));
+      server.handle(serveFixture(file, { from }));
       return model().generate(request);
     },
   };

@@ -3,8 +3,8 @@ import { ModelError } from '../../src/core/errors.js';
 import { collectStream } from '../../src/model/stream.js';
 import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
+import { OWN_FIXTURES } from './fixture-files.js';
 import {
-  fixtureBody,
   resetAfter,
   resetBeforeResponse,
   respond,
@@ -22,58 +22,72 @@ function model() {
   return createOpenAI({ baseURL: `${server.get().url}/v1`, apiKey: 'sk-test' })('test-model');
 }
 
-const CONTEXT_BODY = {
-  error: {
-    message:
-      "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
-    type: 'invalid_request_error',
-    param: 'messages',
-    code: 'context_length_exceeded',
-  },
-};
-
 describe('OpenAI Chat HTTP errors', () => {
+  // [fixture, kind, retryable, wait asked for]
+  const fixtures: Array<[string, string, boolean, number?]> = [
+    ['openai-chat/error-400-unsupported-parameter.json', 'bad_request', false],
+    ['openai-chat/error-401-invalid-api-key.json', 'auth', false],
+    ['openai-chat/error-403-unsupported-region.json', 'auth', false],
+    ['openai-chat/error-404-model-not-found.json', 'not_found', false],
+    ['openai-chat/azure-error-400-content-filter.json', 'content_filter', false],
+    ['openai-chat/error-429-rate-limit.json', 'rate_limit', true, 2000],
+    ['openai-chat/error-429-insufficient-quota.json', 'rate_limit', false],
+    ['openai-chat/error-500-server-error.json', 'server', true],
+    ['openai-chat/error-503-overloaded.json', 'overloaded', true, 1000],
+    ['openai-compatible/openrouter-error-429.json', 'rate_limit', true, 7000],
+  ];
+
+  for (const [file, kind, retryable, retryAfterMs] of fixtures) {
+    it(`maps ${file} to ${kind}${retryable ? ' (retryable)' : ''} with the provider's message`, async () => {
+      server.get().handle(serveFixture(file));
+      const error = await rejectionOf(model().generate(HELLO));
+      const entry = OWN_FIXTURES.manifest().get(file);
+      const body = OWN_FIXTURES.json(file);
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error.kind).toBe(kind);
+      expect(error.status).toBe(entry?.httpStatus);
+      expect(error.retryable).toBe(retryable);
+      expect(error.retryAfterMs).toBe(retryAfterMs);
+      expect(error.message.startsWith(body.error.message)).toBe(true);
+      expect(error.model).toBe('openai:test-model');
+    });
+  }
+
+  it("appends OpenRouter's upstream words to its message", async () => {
+    server.get().handle(serveFixture('openai-compatible/openrouter-error-429.json'));
+    const error = await rejectionOf(drain(model().stream(HELLO)));
+    expect(error.message).toBe(
+      'Provider returned error: meta-llama/llama-3.3-70b-instruct:free is temporarily rate-limited upstream. Please retry shortly.',
+    );
+  });
+
+  // [fixture, window it names]
+  const contextErrors: Array<[string, number]> = [
+    ['openai-chat/error-400-context-length.json', 128000],
+    ['openai-compatible/vllm-error-400-context-length.json', 32768],
+    ['openai-compatible/llamacpp-error-400-context-size.json', 4096],
+  ];
+
+  for (const [file, window] of contextErrors) {
+    it(`maps the context-length error of ${file} to context_length with the window it names`, async () => {
+      server.get().handle(serveFixture(file));
+      const error = await rejectionOf(drain(model().stream(HELLO)));
+      expect(error.kind).toBe('context_length');
+      expect(error.contextLimit).toBe(window);
+      expect(error.retryable).toBe(false);
+    });
+  }
+
   const cases: Array<[string, number, unknown, string, boolean]> = [
-    [
-      '401 invalid key',
-      401,
-      { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } },
-      'auth',
-      false,
-    ],
-    ['403 forbidden', 403, { error: { message: 'Project does not have access' } }, 'auth', false],
     ['413 entity too large', 413, 'Request Entity Too Large', 'payload_too_large', false],
-    [
-      '400 Azure content filter',
-      400,
-      {
-        error: {
-          message:
-            "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
-          code: 'content_filter',
-          innererror: { code: 'ResponsibleAIPolicyViolation' },
-        },
-      },
-      'content_filter',
-      false,
-    ],
     ['408 request timeout', 408, { error: { message: 'Request timed out' } }, 'timeout', true],
     ['422 validation', 422, { detail: 'messages: field required' }, 'bad_request', false],
-    ['500 server', 500, { error: { message: 'The server had an error' } }, 'server', true],
-    ['503 overloaded', 503, { error: { message: 'The engine is currently overloaded' } }, 'overloaded', true],
     [
       '529 overloaded',
       529,
       { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
       'overloaded',
       true,
-    ],
-    [
-      '429 quota',
-      429,
-      { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } },
-      'rate_limit',
-      false,
     ],
   ];
 
@@ -85,17 +99,8 @@ describe('OpenAI Chat HTTP errors', () => {
       expect(error.kind).toBe(kind);
       expect(error.status).toBe(status);
       expect(error.retryable).toBe(retryable);
-      expect(error.model).toBe('openai:test-model');
     });
   }
-
-  it('maps context_length_exceeded with the window it names', async () => {
-    server.get().handle(respond(400, CONTEXT_BODY));
-    const error = await rejectionOf(drain(model().stream(HELLO)));
-    expect(error.kind).toBe('context_length');
-    expect(error.contextLimit).toBe(128000);
-    expect(error.message).toBe(CONTEXT_BODY.error.message);
-  });
 
   it('keeps an HTML error page short in the message', async () => {
     server.get().handle(respond(502, `<html>${'x'.repeat(5000)}</html>`));
@@ -104,17 +109,15 @@ describe('OpenAI Chat HTTP errors', () => {
     expect(error.message.length).toBeLessThanOrEqual(501);
   });
 
-  it('retries a 429 after the Retry-After delay it names (seconds and ms)', async () => {
-    server.get().handle(respond(429, { error: { message: 'Rate limit reached' } }, { 'retry-after': '2' }));
-    const seconds = await rejectionOf(model().generate(HELLO));
-    expect(seconds.kind).toBe('rate_limit');
-    expect(seconds.retryable).toBe(true);
-    expect(seconds.retryAfterMs).toBe(2000);
+  it('prefers retry-after-ms to retry-after, on streams too', async () => {
     server
       .get()
-      .handle(respond(429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '350' }));
-    const ms = await rejectionOf(drain(model().stream(HELLO)));
-    expect(ms.retryAfterMs).toBe(350);
+      .handle(
+        serveFixture('openai-chat/error-429-rate-limit.json', { headers: { 'retry-after-ms': '350' } }),
+      );
+    const error = await rejectionOf(drain(model().stream(HELLO)));
+    expect(error.kind).toBe('rate_limit');
+    expect(error.retryAfterMs).toBe(350);
   });
 
   it('throws an error object inside a 200 reply', async () => {
@@ -144,7 +147,7 @@ describe('OpenAI Chat network failures', () => {
   });
 
   it('maps a reset mid-stream to connection after delivering the parts before it', async () => {
-    const body = fixtureBody('openai-chat/stream-text-usage.sse');
+    const body = OWN_FIXTURES.body('openai-chat/stream-text-usage.sse');
     const cut = body.indexOf('data:', body.indexOf('" capital"'));
     server.get().handle(resetAfter(body, cut));
     const parts: ModelStreamPart[] = [];
@@ -154,7 +157,7 @@ describe('OpenAI Chat network failures', () => {
   });
 
   it('throws connection when a stream ends cleanly with neither a finish reason nor [DONE]', async () => {
-    const body = fixtureBody('openai-chat/stream-text-usage.sse');
+    const body = OWN_FIXTURES.body('openai-chat/stream-text-usage.sse');
     server.get().handle(respondSSE(body.slice(0, body.indexOf('data:', body.indexOf('" of"')))));
     const error = await rejectionOf(drain(model().stream(HELLO)));
     expect(error.kind).toBe('connection');
@@ -162,10 +165,10 @@ describe('OpenAI Chat network failures', () => {
   });
 
   it('accepts a stream without [DONE] once a finish reason arrived', async () => {
-    server.get().handle(serveFixture('openai-chat/stream-text-long.chunks.jsonl', { framing: 'data' }));
+    server.get().handle(serveFixture('openai-chat/stream-text-multibyte.chunks.jsonl', { framing: 'data' }));
     const response = await collectStream(model().stream(HELLO));
     expect(response.finishReason).toBe('stop');
-    expect(response.usage.outputTokens).toBe(300);
+    expect(response.usage.outputTokens).toBe(45);
   });
 
   it('rejects a malformed chunk as invalid_response', async () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/core/errors.js';
 import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
-import { fixtureEvents, serveFixture, useFixtureServer } from './fixture-server.js';
-import { fixtureReplies, rejectionOf } from './helpers.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { serveFixture, useFixtureServer } from './fixture-server.js';
+import { drain, fixtureReplies, rejectionOf } from './helpers.js';
 
 const server = useFixtureServer();
 const HELLO: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
@@ -12,7 +13,7 @@ function model() {
   return createOpenAI({ baseURL: `${server.get().url}/v1`, apiKey: 'sk-test' })('test-model');
 }
 
-const { streamed: streamFixture, generated: generateFixture } = fixtureReplies(server, model, HELLO);
+const { streamed, generated } = fixtureReplies(server, model, HELLO);
 
 function joined(parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string {
   return parts.map((p) => (p.type === type ? p.delta : '')).join('');
@@ -20,7 +21,7 @@ function joined(parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'
 
 // Independent of the adapter: the concatenated deltas of a fixture, read from the file.
 function deltasOf(file: string, field: 'content' | 'reasoning_content'): string {
-  return fixtureEvents(file)
+  return OWN_FIXTURES.events(file)
     .map((chunk) => chunk.choices?.[0]?.delta?.[field] ?? '')
     .join('');
 }
@@ -32,340 +33,199 @@ const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0,
   reasoningTokens,
 });
 
-describe('OpenAI Chat streams (recorded fixtures)', () => {
-  it('streams text and reads the choices:[] usage chunk (openai-chat/stream-text-usage.sse)', async () => {
-    const { parts, response } = await streamFixture('openai-chat/stream-text-usage.sse');
-    expect(joined(parts, 'text-delta')).toBe('The capital of Mexico is Mexico City.');
-    expect(response.message.content).toEqual([
-      { type: 'text', text: 'The capital of Mexico is Mexico City.' },
-    ]);
+async function streamFailure(file: string): Promise<{ error: ModelError; parts: ModelStreamPart[] }> {
+  server.get().handle(serveFixture(file));
+  const parts: ModelStreamPart[] = [];
+  const error = await rejectionOf(drain(model().stream(HELLO), parts));
+  expect(error).toBeInstanceOf(ModelError);
+  return { error, parts };
+}
+
+describe('OpenAI Chat streams', () => {
+  it('streams text and takes usage from the final choices:[] chunk past usage:null and obfuscation', async () => {
+    const { parts, response } = await streamed('openai-chat/stream-text-usage.sse');
+    expect(joined(parts, 'text-delta')).toBe('The capital of France is Paris.');
+    expect(response.message.content).toEqual([{ type: 'text', text: 'The capital of France is Paris.' }]);
     expect(response.finishReason).toBe('stop');
     expect(response.usage).toEqual(usage(14, 8));
-    expect(response.responseId).toBe('chatcmpl-C2P1wP1damHwC6sXvGAIh5PMvH6wM');
+    expect(response.responseId).toBe('chatcmpl-TdmOwn0001TextUsage');
     expect(parts.at(-1)?.type).toBe('finish');
   });
 
-  it('joins ~300 text deltas split across TCP chunks (openai-chat/stream-text-long.chunks.jsonl)', async () => {
-    const file = 'openai-chat/stream-text-long.chunks.jsonl';
-    const { response } = await streamFixture(file, { chunkSize: 97 });
-    const text = (response.message.content[0] as { text: string }).text;
-    expect(text.startsWith('**Holiday Name:** Harmony Day\n\n**Date:** Celebrated annually')).toBe(true);
-    expect(text.endsWith('connected through shared human experiences and mutual respect.')).toBe(true);
-    expect(text).toHaveLength(1724);
-    expect(text).toBe(deltasOf(file, 'content'));
-    expect(response.usage).toEqual(usage(16, 300));
-    expect(response.finishReason).toBe('stop');
+  it('joins multi-byte text deltas split mid-UTF-8 across TCP chunks', async () => {
+    const file = 'openai-chat/stream-text-multibyte.chunks.jsonl';
+    for (const chunkSize of [5, 97]) {
+      const { response } = await streamed(file, { chunkSize });
+      const text = (response.message.content[0] as { text: string }).text;
+      expect(text).toBe(deltasOf(file, 'content'));
+      expect(text).toContain('Zürich');
+      expect(text).toContain('東京');
+      expect(text.endsWith('🍓🍓.')).toBe(true);
+      expect(response.usage).toEqual(usage(21, 45));
+    }
   });
 
-  it('skips Azure prompt_filter_results chunks with empty ids (openai-chat/azure-stream-content-filter.chunks.jsonl)', async () => {
-    const { response } = await streamFixture('openai-chat/azure-stream-content-filter.chunks.jsonl');
-    expect(response.message.content).toEqual([{ type: 'text', text: 'Capital of Denmark.' }]);
-    expect(response.responseId).toBe('chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt');
-    expect(response.usage).toEqual(usage(15, 78, 0, 64));
-    expect(response.finishReason).toBe('stop');
+  it('skips the Azure prompt-filter chunk with an empty id and stops with content_filter', async () => {
+    const { response } = await streamed('openai-chat/azure-stream-content-filter.chunks.jsonl');
+    expect(response.message.content).toEqual([{ type: 'text', text: 'The duel ended when' }]);
+    expect(response.responseId).toBe('chatcmpl-TdmOwn0004AzureFilter');
+    expect(response.finishReason).toBe('content_filter');
+    expect(response.usage).toEqual(usage(0, 0));
   });
 
-  it('assembles two parallel tool calls from indexed fragments (openai-chat/stream-parallel-tool-calls.sse)', async () => {
-    const { parts, response } = await streamFixture('openai-chat/stream-parallel-tool-calls.sse');
-    expect(parts.filter((p) => p.type === 'tool-call-delta').every((p) => 'index' in p)).toBe(true);
-    expect(response.message.content).toEqual([
-      { type: 'tool_call', id: 'call_ehIWdjL1abZk1h8FWGLQ0Hie', name: 'add', arguments: '{"a": 2, "b": 3}' },
+  it('assembles parallel tool calls from fragments split mid-key, also in 13-byte pieces', async () => {
+    const file = 'openai-chat/stream-parallel-tool-calls.sse';
+    const whole = await streamed(file);
+    const split = await streamed(file, { chunkSize: 13 });
+    expect(split.parts).toEqual(whole.parts);
+    const deltas = whole.parts.filter((p) => p.type === 'tool-call-delta');
+    expect(deltas.map((p) => p.index)).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(whole.response.message.content).toEqual([
       {
         type: 'tool_call',
-        id: 'call_fBSgA47J5VeONggizTIvl7AH',
-        name: 'multiply',
-        arguments: '{"a": 2, "b": 3}',
+        id: 'call_TdmWeatherParis01',
+        name: 'get_weather',
+        arguments: '{"city": "Paris", "unit": "c"}',
       },
+      { type: 'tool_call', id: 'call_TdmTimeParis02', name: 'get_time', arguments: '{"tz": "Europe/Paris"}' },
     ]);
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual(usage(106, 50));
+    expect(whole.response.finishReason).toBe('tool_calls');
+    expect(whole.response.usage).toEqual(usage(96, 47));
   });
 
-  it('joins tool-call arguments arriving in five fragments (openai-chat/stream-tool-call-args-split.sse)', async () => {
-    const { response } = await streamFixture('openai-chat/stream-tool-call-args-split.sse', {
-      chunkSize: 13,
-    });
-    expect(response.message.content).toEqual([
-      {
-        type: 'tool_call',
-        id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj',
-        name: 'get_capital',
-        arguments: '{"country":"UK"}',
-      },
-    ]);
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual(usage(53, 15));
-  });
-
-  it('throws the error inside a normal chunk after SSE comments (openai-compatible/openrouter-stream-length-inline-error.sse)', async () => {
-    server.get().handle(serveFixture('openai-compatible/openrouter-stream-length-inline-error.sse'));
-    const parts: ModelStreamPart[] = [];
-    const error = await rejectionOf(
-      (async () => {
-        for await (const part of model().stream(HELLO)) parts.push(part);
-      })(),
-    );
-    expect(joined(parts, 'reasoning-delta')).toBe('We need to respond to a greeting. The user');
-    expect(error).toBeInstanceOf(ModelError);
+  it('throws the error a normal chunk carries after SSE comments, as bad_request once output began', async () => {
+    const { error, parts } = await streamFailure('openai-compatible/openrouter-stream-inline-error.sse');
+    expect(joined(parts, 'reasoning-delta')).toBe('The user greets me.');
     expect(error.message).toBe('Token limit reached');
     expect(error.status).toBe(400);
     // Output was already produced: this is the output budget, not a rejected prompt.
     expect(error.kind).toBe('bad_request');
   });
 
-  it('throws an `event: error` frame as a typed error (openai-compatible/groq-stream-error-event.sse)', async () => {
-    server.get().handle(serveFixture('openai-compatible/groq-stream-error-event.sse'));
-    const parts: ModelStreamPart[] = [];
-    const error = await rejectionOf(
-      (async () => {
-        for await (const part of model().stream(HELLO)) parts.push(part);
-      })(),
-    );
-    expect(joined(parts, 'reasoning-delta')).toMatch(
-      /^We need to call the tool with invalid parameters first/,
-    );
-    expect(error).toBeInstanceOf(ModelError);
+  it('throws an `event: error` frame as a retryable invalid_response with the status it names', async () => {
+    const { error, parts } = await streamFailure('openai-compatible/groq-stream-error-event.sse');
+    expect(joined(parts, 'reasoning-delta')).toBe('Call lookup with an id.');
     expect(error.kind).toBe('invalid_response');
     expect(error.retryable).toBe(true);
     expect(error.status).toBe(400);
-    expect(error.message).toMatch(
-      /^Tool call validation failed: .*get_something_by_name did not match schema/,
-    );
+    expect(error.message).toMatch(/^tool call validation failed: parameters for tool lookup/);
   });
 
-  it('captures DeepSeek reasoning_content and cache-hit usage (deepseek/stream-reasoning-content.chunks.jsonl)', async () => {
-    const file = 'deepseek/stream-reasoning-content.chunks.jsonl';
-    const { response } = await streamFixture(file);
-    const [reasoning, text] = response.message.content as Array<{ type: string; text: string }>;
-    expect(reasoning?.type).toBe('reasoning');
-    expect(reasoning?.text).toMatch(
-      /^We need to count the number of the letter "r" in the word "strawberry"/,
-    );
-    expect(reasoning?.text).toMatch(/Thus, the answer is 3\.$/);
-    expect(reasoning?.text).toBe(deltasOf(file, 'reasoning_content'));
-    expect(text).toEqual({ type: 'text', text: 'The word "strawberry" contains three "r"s.' });
-    expect(response.usage).toEqual(usage(18, 219, 0, 205));
+  it('streams DeepSeek reasoning_content before the answer, with reasoning tokens', async () => {
+    const file = 'openai-compatible/deepseek-stream-reasoning-content.chunks.jsonl';
+    const { response } = await streamed(file);
+    expect(response.message.content).toEqual([
+      { type: 'reasoning', text: deltasOf(file, 'reasoning_content') },
+      { type: 'text', text: 'A leap year has **366** days.' },
+    ]);
+    expect(deltasOf(file, 'reasoning_content')).toMatch(/^The user asks how many days .* so 366\.$/);
+    expect(response.usage).toEqual(usage(17, 41, 0, 30));
     expect(response.finishReason).toBe('stop');
   });
 
-  it('streams DeepSeek reasoning then a per-character tool call (deepseek/stream-reasoning-tool-call.chunks.jsonl)', async () => {
-    const { response } = await streamFixture('deepseek/stream-reasoning-tool-call.chunks.jsonl');
-    const [reasoning, call] = response.message.content;
-    expect(reasoning).toMatchObject({ type: 'reasoning' });
-    expect((reasoning as { text: string }).text).toMatch(
-      /^The user is asking for the weather in San Francisco\./,
-    );
-    expect(call).toEqual({
-      type: 'tool_call',
-      id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF',
-      name: 'weather',
-      arguments: '{"location": "San Francisco"}',
-    });
-    expect(response.usage).toEqual(usage(339, 83, 320, 39));
-    expect(response.finishReason).toBe('tool_calls');
-  });
-
-  it('takes whole tool calls in one chunk and the last usage (kimi/stream-parallel-tool-calls.sse)', async () => {
-    const { response } = await streamFixture('kimi/stream-parallel-tool-calls.sse');
+  it('streams reasoning, then a tool call in 3-character pieces, reading prompt_cache_hit_tokens as cached', async () => {
+    const { response } = await streamed('openai-compatible/deepseek-stream-reasoning-tool-call.chunks.jsonl');
     expect(response.message.content).toEqual([
-      { type: 'text', text: "I'll perform both addition and multiplication on the numbers 2 and 3 for you." },
-      { type: 'tool_call', id: 'functions.add:0', name: 'add', arguments: '{"a":2,"b":3}' },
-      { type: 'tool_call', id: 'functions.multiply:1', name: 'multiply', arguments: '{"a":2,"b":3}' },
-    ]);
-    expect(response.usage).toEqual(usage(201, 58));
-    expect(response.finishReason).toBe('tool_calls');
-  });
-
-  it('survives the chunk id changing mid-stream (kimi/stream-reasoning-tool-call.sse)', async () => {
-    const { response } = await streamFixture('kimi/stream-reasoning-tool-call.sse');
-    const content = response.message.content;
-    expect(content[0]).toMatchObject({ type: 'reasoning' });
-    expect((content[0] as { text: string }).text).toBe(
-      'I need to get the weather information for Florence, Italy. I\'ll call the weather function with "Florence" as the location parameter. ',
-    );
-    expect(content.filter((p) => p.type === 'tool_call')).toEqual([
+      { type: 'reasoning', text: 'The user wants the weather in Oslo. I will call get_weather.' },
       {
         type: 'tool_call',
-        id: 'functions.weather:0',
-        name: 'weather',
-        arguments: '{"location": "Florence"}',
+        id: 'call_00_TdmOsloWeather01',
+        name: 'get_weather',
+        arguments: '{"city": "Oslo"}',
       },
     ]);
-    expect(response.responseId).toBe('chatcmpl-6e0335f41a00481da298cc3f');
-    expect(response.usage).toEqual(usage(76, 47, 64, 34));
+    expect(response.usage).toEqual(usage(210, 38, 192, 14));
     expect(response.finishReason).toBe('tool_calls');
   });
 
-  it('streams Qwen thinking with a separate usage chunk, split mid-UTF-8 (qwen/stream-reasoning-content.chunks.jsonl)', async () => {
-    const file = 'qwen/stream-reasoning-content.chunks.jsonl';
-    const { response } = await streamFixture(file, { chunkSize: 5 });
-    const [reasoning, text] = response.message.content as Array<{ type: string; text: string }>;
-    expect(reasoning?.text).toMatch(/^We are asked: "How many 'r's are in the word 'strawberry'\?"/);
-    expect(reasoning?.text).toBe(deltasOf(file, 'reasoning_content'));
-    expect(text?.text).toMatch(/^The word \*\*"strawberry"\*\* contains \*\*3\*\* instances/);
-    expect(text?.text).toContain('- **s** → not r');
-    expect(text?.text).toBe(deltasOf(file, 'content'));
-    expect(response.usage).toEqual(usage(24, 1355, 0, 1084));
-    expect(response.finishReason).toBe('stop');
-  });
-
-  it('keeps the first id when fragments repeat id:"" (qwen/stream-tool-call.chunks.jsonl)', async () => {
-    const { response } = await streamFixture('qwen/stream-tool-call.chunks.jsonl');
+  it('takes whole tool calls from one chunk each and keeps the first id when the chunk id changes', async () => {
+    const { response } = await streamed('openai-compatible/kimi-stream-whole-tool-calls.sse');
     expect(response.message.content).toEqual([
+      { type: 'reasoning', text: 'Need weather and time for Lima.' },
+      { type: 'text', text: 'Checking both now.' },
       {
         type: 'tool_call',
-        id: 'call_eee11723464a4b9eb8cee71d',
-        name: 'weather',
-        arguments: '{"location": "San Francisco"}',
+        id: 'functions.get_weather:0',
+        name: 'get_weather',
+        arguments: '{"city": "Lima"}',
+      },
+      {
+        type: 'tool_call',
+        id: 'functions.get_time:1',
+        name: 'get_time',
+        arguments: '{"tz": "America/Lima"}',
       },
     ]);
-    expect(response.usage).toEqual(usage(295, 22));
+    expect(response.responseId).toBe('chatcmpl-tdmkimi0001');
+    expect(response.usage).toEqual(usage(143, 61, 128, 12));
     expect(response.finishReason).toBe('tool_calls');
   });
 
-  it('streams GLM reasoning, text and a tool call (zai-glm/stream-reasoning-tool-call.sse)', async () => {
-    const { response } = await streamFixture('zai-glm/stream-reasoning-tool-call.sse');
-    const [reasoning, text, call] = response.message.content;
-    expect((reasoning as { text: string }).text).toMatch(
-      /^The user is asking about the weather in Florence, Italy\./,
-    );
-    expect(text).toEqual({ type: 'text', text: "I'll check the weather in Florence, Italy for you." });
-    expect(call).toEqual({
-      type: 'tool_call',
-      id: 'call_330c741a86144cb7a385bc6d',
-      name: 'weather',
-      arguments: '{"location":"Florence"}',
-    });
-    expect(response.usage).toEqual(usage(173, 87, 172, 63));
+  it('keeps the first tool-call id when later fragments repeat id:"", and reads the separate usage chunk', async () => {
+    const { response } = await streamed('openai-compatible/qwen-stream-tool-call.chunks.jsonl');
+    expect(response.message.content).toEqual([
+      { type: 'tool_call', id: 'call_tdmqwen7f3a9c', name: 'get_weather', arguments: '{"city": "Hangzhou"}' },
+    ]);
+    expect(response.usage).toEqual(usage(260, 21));
     expect(response.finishReason).toBe('tool_calls');
   });
 });
 
-describe('OpenAI Chat non-streaming replies (recorded fixtures)', () => {
-  it('maps a text completion (openai-chat/nonstream-text.json)', async () => {
-    const response = await generateFixture('openai-chat/nonstream-text.json');
-    const text = (response.message.content[0] as { text: string }).text;
-    expect(text.startsWith('**Holiday Name:** Galaxy Day')).toBe(true);
-    expect(text).toContain('darkness\u2014mirroring our quest');
-    expect(response.finishReason).toBe('stop');
-    expect(response.usage).toEqual(usage(16, 363));
-    expect(response.responseId).toBe('chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU');
+describe('OpenAI Chat non-streaming replies', () => {
+  it('maps a text completion with cached prompt tokens', async () => {
+    const response = await generated('openai-chat/nonstream-text.json');
+    expect(response).toEqual({
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Paris is the capital of France.' }] },
+      finishReason: 'stop',
+      usage: usage(1290, 8, 1152),
+      responseId: 'chatcmpl-TdmOwn0005Text',
+    });
     expect(server.get().lastRequest().body.stream).toBeUndefined();
   });
 
-  it('maps one tool call with null content (openai-chat/nonstream-tool-call.json)', async () => {
-    const response = await generateFixture('openai-chat/nonstream-tool-call.json');
+  it('maps parallel tool calls with null content', async () => {
+    const response = await generated('openai-chat/nonstream-parallel-tool-calls.json');
     expect(response.message.content).toEqual([
-      {
-        type: 'tool_call',
-        id: 'call_15X0Q2MmkK1IeFfiol9LFlqb',
-        name: 'weather',
-        arguments: '{"location":"Florence, Italy"}',
-      },
+      { type: 'tool_call', id: 'call_TdmWeatherRome01', name: 'get_weather', arguments: '{"city":"Rome"}' },
+      { type: 'tool_call', id: 'call_TdmTimeRome02', name: 'get_time', arguments: '{"tz":"Europe/Rome"}' },
     ]);
     expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual(usage(61, 16));
+    expect(response.usage).toEqual(usage(88, 51));
   });
 
-  it('maps parallel tool calls (openai-chat/nonstream-parallel-tool-calls.json)', async () => {
-    const response = await generateFixture('openai-chat/nonstream-parallel-tool-calls.json');
-    expect(response.message.content).toEqual([
-      { type: 'tool_call', id: 'call_fifE5poZ3dg3JDUKGFi48NGq', name: 'add', arguments: '{"a": 2, "b": 3}' },
-      {
-        type: 'tool_call',
-        id: 'call_cvvIly4eGLZUYOMhAviT8jAF',
-        name: 'multiply',
-        arguments: '{"a": 2, "b": 3}',
-      },
-    ]);
-    expect(response.usage).toEqual(usage(110, 50));
-  });
-
-  it('reports finish_reason length (deepseek/nonstream-finish-length.json)', async () => {
-    const response = await generateFixture('deepseek/nonstream-finish-length.json');
+  it('reports finish_reason length', async () => {
+    const response = await generated('openai-chat/nonstream-length.json');
     expect(response.finishReason).toBe('length');
-    expect((response.message.content[0] as { text: string }).text).toMatch(/people exchange$/);
-    expect(response.usage).toEqual(usage(13, 300));
-    expect(response.responseId).toBe('00f10ecd-60b3-4707-b5db-e4bcadf7aea1');
+    expect(response.message.content).toEqual([
+      { type: 'text', text: 'Once upon a time, a lighthouse keeper counted' },
+    ]);
   });
 
-  it('maps reasoning_content before the answer (deepseek/nonstream-reasoning.json)', async () => {
-    const response = await generateFixture('deepseek/nonstream-reasoning.json');
-    const [reasoning, text] = response.message.content as Array<{ type: string; text: string }>;
-    expect(reasoning?.type).toBe('reasoning');
-    expect(reasoning?.text).toMatch(/^We are asked: "How many 'r's are in the word 'strawberry'\?"/);
-    expect(reasoning?.text).toMatch(/So answer is 3\.$/);
-    expect(text).toEqual({
-      type: 'text',
-      text: 'The word "strawberry" contains three instances of the letter "r": one after the "t" and two before the "y".',
-    });
-    expect(response.usage).toEqual(usage(18, 345, 0, 315));
-  });
-
-  it('maps Qwen reasoning_content (qwen/nonstream-reasoning.json)', async () => {
-    const response = await generateFixture('qwen/nonstream-reasoning.json');
-    const [reasoning, text] = response.message.content as Array<{ type: string; text: string }>;
-    expect(reasoning?.text).toMatch(/So final answer: 3\.$/);
-    expect(text?.text).toMatch(/\*\*Answer: 3\*\* 🍓$/);
-    expect(response.usage).toEqual(usage(24, 1668, 0, 1353));
-    expect(response.responseId).toBe('chatcmpl-296c9a8c-4984-9b34-9b83-844f6208995e');
-  });
-
-  it('maps GLM reasoning, text and a tool call with cached tokens (zai-glm/nonstream-reasoning-tool-call.json)', async () => {
-    const response = await generateFixture('zai-glm/nonstream-reasoning-tool-call.json');
+  it('puts reasoning_content before the answer', async () => {
+    const response = await generated('openai-compatible/deepseek-nonstream-reasoning.json');
     expect(response.message.content).toEqual([
       {
         type: 'reasoning',
-        text: 'The user is asking for the weather in Florence, Italy. I have access to a weather function that can get weather information for a location. The function requires a "location" parameter, and the user has specified "Florence, Italy". I should use this exact location string to get the weather information.',
+        text: 'Spell it: b-a-l-l-o-o-n. The letter o appears twice. So the answer is 2.',
       },
-      { type: 'text', text: "I'll get the current weather information for Florence, Italy for you." },
+      { type: 'text', text: 'There are 2 "o"s in "balloon".' },
+    ]);
+    expect(response.usage).toEqual(usage(15, 52, 0, 40));
+  });
+
+  it('maps reasoning, text and a tool call of one reply, with cached tokens', async () => {
+    const response = await generated('openai-compatible/glm-nonstream-reasoning-tool-call.json');
+    expect(response.message.content).toEqual([
+      { type: 'reasoning', text: 'The user asks about Kyoto weather; call get_weather with city Kyoto.' },
+      { type: 'text', text: 'Let me look up the weather in Kyoto.' },
       {
         type: 'tool_call',
-        id: 'call_-7807252050131023498',
-        name: 'weather',
-        arguments: '{"location":"Florence, Italy"}',
+        id: 'call_-8812000000000000001',
+        name: 'get_weather',
+        arguments: '{"city":"Kyoto"}',
       },
     ]);
     expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual(usage(173, 89, 169, 61));
-  });
-});
-
-describe('OpenAI Chat error bodies (recorded fixtures)', () => {
-  it('maps a 400 unsupported_parameter to bad_request (openai-chat/error-400-unsupported-parameter.json)', async () => {
-    const error = await rejectionOf(generateFixture('openai-chat/error-400-unsupported-parameter.json'));
-    expect(error).toBeInstanceOf(ModelError);
-    expect(error.kind).toBe('bad_request');
-    expect(error.status).toBe(400);
-    expect(error.retryable).toBe(false);
-    expect(error.message).toBe(
-      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
-    );
-    expect(error.model).toBe('openai:test-model');
-  });
-
-  it('maps a 404 model_not_found to not_found (openai-chat/error-404-model-not-found.json)', async () => {
-    const error = await rejectionOf(generateFixture('openai-chat/error-404-model-not-found.json'));
-    expect(error.kind).toBe('not_found');
-    expect(error.status).toBe(404);
-    expect(error.message).toBe('The model `gpt-5.2-proo` does not exist or you do not have access to it.');
-  });
-
-  it('maps an OpenRouter 429 to a retryable rate_limit with the upstream words (openai-compatible/openrouter-error-429.json)', async () => {
-    server
-      .get()
-      .handle(
-        serveFixture('openai-compatible/openrouter-error-429.json', { headers: { 'retry-after': '7' } }),
-      );
-    const error = await rejectionOf(
-      model().stream(HELLO)[Symbol.asyncIterator]().next() ?? Promise.resolve(),
-    );
-    expect(error.kind).toBe('rate_limit');
-    expect(error.status).toBe(429);
-    expect(error.retryable).toBe(true);
-    expect(error.retryAfterMs).toBe(7000);
-    expect(error.message).toMatch(
-      /^Provider returned error: google\/gemini-2\.0-flash-exp:free is temporarily rate-limited/,
-    );
+    expect(response.usage).toEqual(usage(180, 44, 160, 17));
   });
 });

@@ -9,7 +9,8 @@ import {
   type OpenAIProviderOptions,
 } from '../../src/providers/openai/index.js';
 import { defineTool, toolSpec } from '../../src/tools/types.js';
-import { readFixtureJSON, respond, serveFixture, useFixtureServer } from './fixture-server.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { respond, serveFixture, useFixtureServer } from './fixture-server.js';
 
 const server = useFixtureServer();
 const TEXT_REPLY = 'openai-chat/nonstream-text.json';
@@ -108,7 +109,7 @@ describe('OpenAI Chat request mapping', () => {
   it('round-trips streamed tool calls and their results: one tool message per result', async () => {
     server.get().handle(serveFixture('openai-chat/stream-parallel-tool-calls.sse'));
     const chat = model();
-    const first: ModelRequest = { messages: [{ role: 'user', content: 'Add and multiply 2 and 3' }] };
+    const first: ModelRequest = { messages: [{ role: 'user', content: 'Weather and time in Paris?' }] };
     const reply = await collectStream(chat.stream(first));
     const history: Message[] = [
       ...first.messages,
@@ -116,11 +117,16 @@ describe('OpenAI Chat request mapping', () => {
       {
         role: 'tool',
         content: [
-          { type: 'tool_result', toolCallId: 'call_ehIWdjL1abZk1h8FWGLQ0Hie', toolName: 'add', content: '5' },
           {
             type: 'tool_result',
-            toolCallId: 'call_fBSgA47J5VeONggizTIvl7AH',
-            toolName: 'multiply',
+            toolCallId: 'call_TdmWeatherParis01',
+            toolName: 'get_weather',
+            content: '18C',
+          },
+          {
+            type: 'tool_result',
+            toolCallId: 'call_TdmTimeParis02',
+            toolName: 'get_time',
             content: 'boom',
             isError: true,
           },
@@ -134,19 +140,19 @@ describe('OpenAI Chat request mapping', () => {
         content: null,
         tool_calls: [
           {
-            id: 'call_ehIWdjL1abZk1h8FWGLQ0Hie',
+            id: 'call_TdmWeatherParis01',
             type: 'function',
-            function: { name: 'add', arguments: '{"a": 2, "b": 3}' },
+            function: { name: 'get_weather', arguments: '{"city": "Paris", "unit": "c"}' },
           },
           {
-            id: 'call_fBSgA47J5VeONggizTIvl7AH',
+            id: 'call_TdmTimeParis02',
             type: 'function',
-            function: { name: 'multiply', arguments: '{"a": 2, "b": 3}' },
+            function: { name: 'get_time', arguments: '{"tz": "Europe/Paris"}' },
           },
         ],
       },
-      { role: 'tool', tool_call_id: 'call_ehIWdjL1abZk1h8FWGLQ0Hie', content: '5' },
-      { role: 'tool', tool_call_id: 'call_fBSgA47J5VeONggizTIvl7AH', content: 'boom' },
+      { role: 'tool', tool_call_id: 'call_TdmWeatherParis01', content: '18C' },
+      { role: 'tool', tool_call_id: 'call_TdmTimeParis02', content: 'boom' },
     ]);
   });
 
@@ -250,20 +256,20 @@ describe('OpenAI Chat request mapping', () => {
 
 describe('OpenAI Chat reasoning replay', () => {
   async function reasoningToolTurn(): Promise<Message[]> {
-    server.get().handle(serveFixture('deepseek/stream-reasoning-tool-call.chunks.jsonl'));
+    server.get().handle(serveFixture('openai-compatible/deepseek-stream-reasoning-tool-call.chunks.jsonl'));
     const reply = await collectStream(
-      model().stream({ messages: [{ role: 'user', content: 'Weather in SF?' }] }),
+      model().stream({ messages: [{ role: 'user', content: 'Weather in Oslo?' }] }),
     );
     return [
-      { role: 'user', content: 'Weather in SF?' },
+      { role: 'user', content: 'Weather in Oslo?' },
       reply.message,
       {
         role: 'tool',
         content: [
           {
             type: 'tool_result',
-            toolCallId: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF',
-            toolName: 'weather',
+            toolCallId: 'call_00_TdmOsloWeather01',
+            toolName: 'get_weather',
             content: '18C',
           },
         ],
@@ -272,17 +278,21 @@ describe('OpenAI Chat reasoning replay', () => {
   }
 
   async function reasoningTextTurn(): Promise<Message[]> {
-    server.get().handle(serveFixture('deepseek/nonstream-reasoning.json'));
-    const reply = await model().generate({ messages: [{ role: 'user', content: 'r in strawberry?' }] });
-    return [{ role: 'user', content: 'r in strawberry?' }, reply.message, { role: 'user', content: 'Sure?' }];
+    server.get().handle(serveFixture('openai-compatible/deepseek-nonstream-reasoning.json'));
+    const reply = await model().generate({ messages: [{ role: 'user', content: 'How many o in balloon?' }] });
+    return [
+      { role: 'user', content: 'How many o in balloon?' },
+      reply.message,
+      { role: 'user', content: 'Sure?' },
+    ];
   }
 
   it('replays reasoning_content on assistant turns with tool calls by default (DeepSeek/Kimi thinking)', async () => {
     const history = await reasoningToolTurn();
     const req = await sent({ messages: history });
     const assistant = req.body.messages[1];
-    expect(assistant.reasoning_content).toMatch(/^The user is asking for the weather in San Francisco\./);
-    expect(assistant.tool_calls[0].id).toBe('call_00_ioIn7yN9p1ZOMNpDLwd4MgAF');
+    expect(assistant.reasoning_content).toMatch(/^The user wants the weather in Oslo\./);
+    expect(assistant.tool_calls[0].id).toBe('call_00_TdmOsloWeather01');
   });
 
   it('does not replay reasoning of a plain answer by default', async () => {
@@ -290,14 +300,15 @@ describe('OpenAI Chat reasoning replay', () => {
     const req = await sent({ messages: history });
     expect(req.body.messages[1]).toEqual({
       role: 'assistant',
-      content: readFixtureJSON('deepseek/nonstream-reasoning.json').choices[0].message.content,
+      content: OWN_FIXTURES.json('openai-compatible/deepseek-nonstream-reasoning.json').choices[0].message
+        .content,
     });
   });
 
   it("replays every turn's reasoning with 'always' and none with 'never'", async () => {
     const text = await reasoningTextTurn();
     const always = await sent({ messages: text }, { replayReasoning: 'always' });
-    expect(always.body.messages[1].reasoning_content).toMatch(/^We are asked: "How many 'r's/);
+    expect(always.body.messages[1].reasoning_content).toMatch(/^Spell it: b-a-l-l-o-o-n\./);
     const tools = await reasoningToolTurn();
     const never = await sent({ messages: tools }, { replayReasoning: 'never' });
     expect(never.body.messages[1]).not.toHaveProperty('reasoning_content');
@@ -356,7 +367,7 @@ describe('OpenAI provider', () => {
   });
 
   it('accepts a baseURL with a trailing slash', async () => {
-    server.get().handle(respond(200, readFixtureJSON(TEXT_REPLY)));
+    server.get().handle(respond(200, OWN_FIXTURES.json(TEXT_REPLY)));
     await createOpenAI({ baseURL: `${server.get().url}/v1/` })('m').generate({
       messages: [{ role: 'user', content: 'x' }],
     });

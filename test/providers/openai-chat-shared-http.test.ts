@@ -9,7 +9,8 @@ import {
   postJSON,
 } from '../../src/providers/shared/http.js';
 import { readSSE, type SSEEvent } from '../../src/providers/shared/sse.js';
-import { readFixtureJSON, respond, respondSSE, stall, useFixtureServer } from './fixture-server.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { respond, respondSSE, stall, useFixtureServer } from './fixture-server.js';
 import { rejectionOf } from './helpers.js';
 
 const server = useFixtureServer();
@@ -91,7 +92,7 @@ describe('context-length recognition', () => {
     ]) {
       expect(isContextLengthMessage(m)).toBe(true);
     }
-    const unsupported = readFixtureJSON('openai-chat/error-400-unsupported-parameter.json').error.message;
+    const unsupported = OWN_FIXTURES.json('openai-chat/error-400-unsupported-parameter.json').error.message;
     expect(isContextLengthMessage(unsupported)).toBe(false);
   });
 });
@@ -253,6 +254,23 @@ describe('readSSE', () => {
 
   it('throws aborted when the signal fires mid-stream', async () => {
     server.get().handle(stall('data: one\n\n'));
+    const response = await fetch(server.get().url);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await rejectionOf(
+      (async () => {
+        for await (const event of readSSE(response, controller.signal, CTX)) {
+          seen.push(event.data);
+          controller.abort();
+        }
+      })(),
+    );
+    expect(seen).toEqual(['one']);
+    expect(error).toMatchObject({ kind: 'aborted', retryable: false });
+  });
+
+  it('hands out no more events of an already received chunk once the signal aborts', async () => {
+    server.get().handle(stall('data: one\n\ndata: two\n\ndata: three\n\n'));
     const response = await fetch(server.get().url);
     const controller = new AbortController();
     const seen: string[] = [];

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { collectStream } from '../../src/model/stream.js';
 import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAIResponsesModel } from '../../src/providers/openai/responses.js';
-import {
-  fixtureBody,
-  fixtureEvents,
-  resetAfter,
-  respond,
-  respondSSE,
-  stall,
-  useFixtureServer,
-} from './fixture-server.js';
+import { OWN_FIXTURES } from './fixture-files.js';
+import { resetAfter, respond, respondSSE, serveFixture, stall, useFixtureServer } from './fixture-server.js';
 import { drain, failure, type StreamingModel } from './helpers.js';
 
 const FUNCTION_CALL = 'openai-responses/stream-function-call.sse';
@@ -28,9 +22,9 @@ function sse(events: unknown[]): string {
   return events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
 }
 
-/** The events of stream-function-call.sse with the completed response replaced. */
+/** The events of the function-call stream with the completed response replaced. */
 function withCompleted(change: (response: Record<string, unknown>) => void, type = 'response.completed') {
-  const events = fixtureEvents(FUNCTION_CALL);
+  const events = OWN_FIXTURES.events(FUNCTION_CALL);
   const last = structuredClone(events.at(-1)) as { type: string; response: Record<string, unknown> };
   last.type = type;
   change(last.response);
@@ -39,13 +33,11 @@ function withCompleted(change: (response: Record<string, unknown>) => void, type
 
 describe('OpenAI Responses stream edge cases', () => {
   it('reports response.incomplete for max_output_tokens as a length finish', async () => {
-    const events = withCompleted((r) => {
-      r.status = 'incomplete';
-      r.incomplete_details = { reason: 'max_output_tokens' };
-    }, 'response.incomplete');
-    server.handle(respondSSE(sse(events)));
-    const finish = (await drain(model().stream(ask))).at(-1);
-    expect(finish).toMatchObject({ type: 'finish', finishReason: 'length' });
+    server.handle(serveFixture('openai-responses/stream-incomplete-max-output-tokens.sse'));
+    const response = await collectStream(model().stream(ask));
+    expect(response.message.content).toEqual([{ type: 'text', text: 'Chapter one:' }]);
+    expect(response.finishReason).toBe('length');
+    expect(response.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });
   });
 
   it('reports a content_filter cut-off as a content_filter finish', async () => {
@@ -70,20 +62,18 @@ describe('OpenAI Responses stream edge cases', () => {
   });
 
   it('throws the error of a response.failed event with its code deciding the kind', async () => {
-    const events = withCompleted((r) => {
-      r.status = 'failed';
-      r.error = { code: 'server_error', message: 'The server had an error processing your request.' };
-    }, 'response.failed');
-    server.handle(respondSSE(sse(events)));
-    const error = await failure(drain(model().stream(ask)));
+    server.handle(serveFixture('openai-responses/stream-failed-server-error.sse'));
+    const seen: ModelStreamPart[] = [];
+    const error = await failure(drain(model().stream(ask), seen));
     expect(error.kind).toBe('server');
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe('The server had an error processing your request.');
+    expect(error.message).toBe('The server had an error processing your request. Sorry about that!');
+    expect(seen.map((p) => (p.type === 'text-delta' ? p.delta : p.type))).toEqual(['Once', ' upon']);
   });
 
   it('recognises a context-length error event and reads the limit it names', async () => {
     const events = [
-      ...fixtureEvents(FUNCTION_CALL).slice(0, 2),
+      ...OWN_FIXTURES.events(FUNCTION_CALL).slice(0, 2),
       {
         type: 'error',
         code: 'context_length_exceeded',
@@ -98,7 +88,7 @@ describe('OpenAI Responses stream edge cases', () => {
   });
 
   it('fails with invalid_response when the stream ends before the response completes', async () => {
-    server.handle(respondSSE(sse(fixtureEvents(FUNCTION_CALL).slice(0, -1))));
+    server.handle(respondSSE(sse(OWN_FIXTURES.events(FUNCTION_CALL).slice(0, -1))));
     const error = await failure(drain(model().stream(ask)));
     expect(error.kind).toBe('invalid_response');
   });
@@ -110,14 +100,14 @@ describe('OpenAI Responses stream edge cases', () => {
   });
 
   it('fails with connection when the socket drops mid-stream', async () => {
-    server.handle(resetAfter(fixtureBody(FUNCTION_CALL), 2000));
+    server.handle(resetAfter(OWN_FIXTURES.body(FUNCTION_CALL), 2000));
     const error = await failure(drain(model().stream(ask)));
     expect(error.kind).toBe('connection');
     expect(error.retryable).toBe(true);
   });
 
   it('stops with an aborted error when the signal aborts mid-stream', async () => {
-    const body = fixtureBody(FUNCTION_CALL);
+    const body = OWN_FIXTURES.body(FUNCTION_CALL);
     const cut = body.indexOf('event: response.function_call_arguments.done');
     server.handle(stall(body.slice(0, cut)));
     const controller = new AbortController();

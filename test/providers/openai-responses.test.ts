@@ -4,6 +4,7 @@ import { collectStream } from '../../src/model/stream.js';
 import type { ModelRequest, ModelStreamPart } from '../../src/model/types.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
 import { createOpenAIResponsesModel } from '../../src/providers/openai/responses.js';
+import { OWN_FIXTURES } from './fixture-files.js';
 import { serveFixture, useFixtureServer } from './fixture-server.js';
 import { drain, failure, type StreamingModel } from './helpers.js';
 
@@ -16,8 +17,17 @@ function model(modelId: string): StreamingModel {
   ) as StreamingModel;
 }
 
-function parts(m: StreamingModel, request: ModelRequest): Promise<ModelStreamPart[]> {
-  return drain(m.stream(request));
+function streamOf(file: string, modelId: string, serve: { chunkSize?: number } = {}) {
+  server.handle(serveFixture(file, serve));
+  return drain(model(modelId).stream(ask));
+}
+
+function replay(parts: ModelStreamPart[]) {
+  return collectStream(
+    (async function* () {
+      yield* parts;
+    })(),
+  );
 }
 
 const ask: ModelRequest = {
@@ -25,44 +35,30 @@ const ask: ModelRequest = {
   messages: [{ role: 'user', content: 'What is the capital of France?' }],
 };
 
-describe('OpenAI Responses adapter on recorded fixtures', () => {
-  it('streams a function call from openai-responses/stream-function-call.sse and sends the system prompt as instructions', async () => {
-    server.handle(serveFixture('openai-responses/stream-function-call.sse'));
-    const got = await parts(model('gpt-4o'), ask);
-    expect(got).toEqual([
-      {
-        type: 'tool-call-delta',
-        index: 0,
-        id: 'call_kL0PCQV7M2WMoVX8V8OtYSAL',
-        name: 'get_capital',
-        argsDelta: '',
-      },
-      { type: 'tool-call-delta', index: 0, argsDelta: '{"' },
-      { type: 'tool-call-delta', index: 0, argsDelta: 'country' },
-      { type: 'tool-call-delta', index: 0, argsDelta: '":"' },
-      { type: 'tool-call-delta', index: 0, argsDelta: 'France' },
-      { type: 'tool-call-delta', index: 0, argsDelta: '"}' },
-      {
-        type: 'tool-call',
-        id: 'call_kL0PCQV7M2WMoVX8V8OtYSAL',
-        name: 'get_capital',
-        arguments: '{"country":"France"}',
-        index: 0,
-      },
-      {
-        type: 'finish',
-        finishReason: 'tool_calls',
-        usage: { inputTokens: 255, outputTokens: 16, cachedInputTokens: 0, reasoningTokens: 0 },
-        responseId: 'resp_67e554a155508191900ee113293c4c830794405d35281ae2',
-      },
-    ]);
+const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0, reasoningTokens = 0) => ({
+  inputTokens,
+  outputTokens,
+  cachedInputTokens,
+  reasoningTokens,
+});
+
+describe('OpenAI Responses streams', () => {
+  it('streams output_text deltas keyed by their item and sends the system prompt as instructions', async () => {
+    const parts = await streamOf('openai-responses/stream-text.sse', 'gpt-4.1-mini');
+    const texts = parts.filter((p) => p.type === 'text-delta');
+    expect(texts.map((p) => p.delta).join('')).toBe('The capital of France is Paris.');
+    expect(texts.every((p) => p.id === 'msg_TdmOwnText0001')).toBe(true);
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      usage: usage(24, 8),
+      responseId: 'resp_TdmOwnText0001',
+    });
     const request = server.lastRequest();
-    expect(request.method).toBe('POST');
     expect(request.url).toBe('/v1/responses');
     expect(request.headers.authorization).toBe('Bearer sk-test');
     expect(request.headers.accept).toBe('text/event-stream');
-    expect(request.body.instructions).toBe('You are terse.');
-    expect(request.body.stream).toBe(true);
+    expect(request.body).toMatchObject({ instructions: 'You are terse.', stream: true });
     expect(request.body.input).toEqual([
       { role: 'user', content: [{ type: 'input_text', text: 'What is the capital of France?' }] },
     ]);
@@ -70,72 +66,86 @@ describe('OpenAI Responses adapter on recorded fixtures', () => {
     expect(request.rawBody).not.toContain('"role":"developer"');
   });
 
-  it('keeps parallel calls apart by output_index in openai-responses/stream-parallel-function-calls.sse', async () => {
-    server.handle(serveFixture('openai-responses/stream-parallel-function-calls.sse'));
-    const response = await collectStream(model('gpt-5').stream(ask));
+  it('streams function_call_arguments deltas, then the whole call', async () => {
+    expect(await streamOf('openai-responses/stream-function-call.sse', 'gpt-4o')).toEqual([
+      {
+        type: 'tool-call-delta',
+        index: 0,
+        id: 'call_TdmOwnCapitalFR01',
+        name: 'get_capital',
+        argsDelta: '',
+      },
+      ...['{"', 'country', '":"', 'Fra', 'nce', '"}'].map((argsDelta) => ({
+        type: 'tool-call-delta',
+        index: 0,
+        argsDelta,
+      })),
+      {
+        type: 'tool-call',
+        id: 'call_TdmOwnCapitalFR01',
+        name: 'get_capital',
+        arguments: '{"country":"France"}',
+        index: 0,
+      },
+      {
+        type: 'finish',
+        finishReason: 'tool_calls',
+        usage: usage(251, 18),
+        responseId: 'resp_TdmOwnFunctionCall0002',
+      },
+    ]);
+  });
+
+  it('keeps interleaved parallel calls apart by output_index, after an unsummarised reasoning item', async () => {
+    const response = await replay(
+      await streamOf('openai-responses/stream-parallel-function-calls.sse', 'gpt-5'),
+    );
     expect(response.message.content).toEqual([
       {
         type: 'reasoning',
         text: '',
-        providerMetadata: { openai: { itemId: 'rs_0a7836d50cf181dd016a3c122e5e1881a1b60647835c2c9ab0' } },
+        redacted: 'gAAAAABpTdmOwnEncryptedParallel0003==',
+        providerMetadata: { openai: { itemId: 'rs_TdmOwnParallel0003' } },
       },
-      { type: 'tool_call', id: 'call_inViAUr9eV0GDtyOywkCxp59', name: 'add', arguments: '{"a":2,"b":3}' },
+      { type: 'tool_call', id: 'call_TdmOwnWeatherBern1', name: 'get_weather', arguments: '{"city":"Bern"}' },
       {
         type: 'tool_call',
-        id: 'call_Op66UUnzuOoKmgGeFJQJFTUY',
-        name: 'multiply',
-        arguments: '{"a":2,"b":3}',
+        id: 'call_TdmOwnTimeBern0002',
+        name: 'get_time',
+        arguments: '{"tz":"Europe/Zurich"}',
       },
     ]);
     expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual({
-      inputTokens: 109,
-      outputTokens: 223,
-      cachedInputTokens: 0,
-      reasoningTokens: 128,
-    });
-    expect(response.responseId).toBe('resp_0a7836d50cf181dd016a3c122cf3b881a1947fb8d49897cfca');
+    expect(response.usage).toEqual(usage(112, 210, 0, 128));
   });
 
-  it('captures the summary and the final encrypted content from openai-responses/stream-reasoning-summary-tool-call.sse', async () => {
-    server.handle(serveFixture('openai-responses/stream-reasoning-summary-tool-call.sse'));
-    const response = await collectStream(model('gpt-5').stream(ask));
-    const [reasoning, call] = response.message.content as [ReasoningPart, unknown];
-    expect(reasoning.type).toBe('reasoning');
-    expect(reasoning.text).toBe(
-      "**Getting weather info**\n\nI need to respond to the user's question about the weather in Florence, Italy. I'll use the weather tool, which requires the location string. According to the instructions, I can call functions.weather directly since I only need one tool for this task. There's no need for parallel execution here. I'll call the tool to retrieve the current weather information for Florence and see what it returns!",
+  it('captures the reasoning summary and the encrypted content of output_item.done, not of .added', async () => {
+    const response = await replay(
+      await streamOf('openai-responses/stream-reasoning-summary-tool-call.sse', 'gpt-5'),
     );
-    expect(reasoning.providerMetadata).toEqual({
-      openai: { itemId: 'rs_017e85da2ae23b69016a3c1251dcec819daf72930a854fd4d1' },
-    });
-    // output_item.done re-encrypts the item; that version, not the one from output_item.added, is replayed.
-    expect(
-      reasoning.redacted?.startsWith('gAAAAABqPBJWAIvEAmUTQCqLSmR9FPLSaCOTK3cpkKjorwAKVNzysthKw3dj'),
-    ).toBe(true);
-    expect(reasoning.redacted?.endsWith('YAP6tjmQE0XasRCHxQ==')).toBe(true);
-    expect(reasoning.redacted).toHaveLength(1572);
-    expect(call).toEqual({
-      type: 'tool_call',
-      id: 'call_zgUaIBRPTwxxOusyyKw5NVMH',
-      name: 'weather',
-      arguments: '{"location":"Florence, Italy"}',
-    });
-    expect(response.message.content).toHaveLength(2);
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.usage).toEqual({
-      inputTokens: 63,
-      outputTokens: 121,
-      cachedInputTokens: 0,
-      reasoningTokens: 64,
-    });
+    expect(response.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: '**Choosing a tool**\n\nThe user asks for the weather in Lisbon; get_weather fits.',
+        redacted: 'gAAAAABpTdmOwnDoneVersion0004ReEncrypted==',
+        providerMetadata: { openai: { itemId: 'rs_TdmOwnSummaryTool0004' } },
+      },
+      {
+        type: 'tool_call',
+        id: 'call_TdmOwnLisbonWeather',
+        name: 'get_weather',
+        arguments: '{"city":"Lisbon"}',
+      },
+    ]);
+    expect(response.usage).toEqual(usage(70, 130, 0, 64));
     expect(server.lastRequest().body.include).toEqual(['reasoning.encrypted_content']);
     expect(server.lastRequest().body.store).toBe(false);
   });
 
   it('replays the streamed reasoning item, call and result in order on the next turn', async () => {
-    server.handle(serveFixture('openai-responses/stream-reasoning-summary-tool-call.sse'));
-    const m = model('gpt-5');
-    const first = await collectStream(m.stream(ask));
+    const first = await replay(
+      await streamOf('openai-responses/stream-reasoning-summary-tool-call.sse', 'gpt-5'),
+    );
     const messages: Message[] = [
       ...ask.messages,
       first.message,
@@ -144,113 +154,106 @@ describe('OpenAI Responses adapter on recorded fixtures', () => {
         content: [
           {
             type: 'tool_result',
-            toolCallId: 'call_zgUaIBRPTwxxOusyyKw5NVMH',
-            toolName: 'weather',
-            content: '18°C',
+            toolCallId: 'call_TdmOwnLisbonWeather',
+            toolName: 'get_weather',
+            content: '21°C',
           },
         ],
       },
     ];
-    server.handle(serveFixture('openai-responses/stream-function-call.sse'));
-    await collectStream(m.stream({ ...ask, messages }));
-    const input = server.lastRequest().body.input as Array<Record<string, unknown>>;
+    server.handle(serveFixture('openai-responses/stream-text.sse'));
+    await collectStream(model('gpt-5').stream({ ...ask, messages }));
     const reasoning = first.message.content[0] as ReasoningPart;
-    expect(input.slice(1)).toEqual([
+    expect(server.lastRequest().body.input.slice(1)).toEqual([
       {
         type: 'reasoning',
-        id: 'rs_017e85da2ae23b69016a3c1251dcec819daf72930a854fd4d1',
+        id: 'rs_TdmOwnSummaryTool0004',
         summary: [{ type: 'summary_text', text: reasoning.text }],
-        encrypted_content: reasoning.redacted,
+        encrypted_content: 'gAAAAABpTdmOwnDoneVersion0004ReEncrypted==',
       },
       {
         type: 'function_call',
-        call_id: 'call_zgUaIBRPTwxxOusyyKw5NVMH',
-        name: 'weather',
-        arguments: '{"location":"Florence, Italy"}',
+        call_id: 'call_TdmOwnLisbonWeather',
+        name: 'get_weather',
+        arguments: '{"city":"Lisbon"}',
       },
-      { type: 'function_call_output', call_id: 'call_zgUaIBRPTwxxOusyyKw5NVMH', output: '18°C' },
+      { type: 'function_call_output', call_id: 'call_TdmOwnLisbonWeather', output: '21°C' },
     ]);
   });
 
-  it('splits the four summary parts of openai-responses/stream-reasoning-summary-multipart.sse, even in 7-byte pieces', async () => {
-    server.handle(serveFixture('openai-responses/stream-reasoning-summary-multipart.sse', { chunkSize: 7 }));
-    const got = await parts(model('o3-mini'), ask);
-    expect(got.filter((p) => p.type === 'reasoning-delta' && p.delta !== '')).toHaveLength(383);
-    expect(got.filter((p) => p.type === 'text-delta')).toHaveLength(271);
-    const response = await collectStream(
-      (async function* () {
-        yield* got;
-      })(),
-    );
-    const reasoning = response.message.content.filter((p): p is ReasoningPart => p.type === 'reasoning');
-    expect(reasoning.map((p) => p.text.split('\n')[0])).toEqual([
-      '**Providing street crossing instructions**',
-      '**Explaining street crossing safety**',
-      '**Sharing street crossing safety tips**',
-      '**Providing safe crossing advice**',
+  it('keeps each summary part a reasoning block of its own, even in 7-byte pieces', async () => {
+    const file = 'openai-responses/stream-reasoning-summary-multipart.sse';
+    const parts = await streamOf(file, 'o4-mini', { chunkSize: 7 });
+    const response = await replay(parts);
+    const summaries = OWN_FIXTURES.events(file)
+      .filter((e) => e.type === 'response.reasoning_summary_text.done')
+      .map((e) => e.text);
+    expect(response.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: summaries[0],
+        providerMetadata: { openai: { itemId: 'rs_TdmOwnSummaryText0005' } },
+      },
+      {
+        type: 'reasoning',
+        text: summaries[1],
+        redacted: 'gAAAAABpTdmOwnSummaryText0005==',
+        providerMetadata: { openai: { itemId: 'rs_TdmOwnSummaryText0005' } },
+      },
+      { type: 'text', text: 'Rain on the tin roof —\nlistening.' },
     ]);
-    expect(reasoning[0]?.text).toBe(
-      "**Providing street crossing instructions**\n\nThe user is asking how to cross the street, which seems to be a request for safety instructions. I think it’s important to interpret this as a request for guidance on safe behaviors like checking for traffic and using crosswalks. So, I'll explain how to cross safely. Since this is general advice on pedestrian safety, it definitely fits within providing helpful, non-harmful guidance for safely crossing the street.",
+    expect(summaries).toEqual([
+      '**Reading the question**\n\nA haiku has three lines.',
+      '**Counting syllables**\n\nFive, seven, five.',
+    ]);
+    expect(response.usage).toEqual(usage(15, 240, 0, 192));
+  });
+
+  it('turns an insufficient_quota error event into a non-retryable rate_limit', async () => {
+    const error = await failure(
+      streamOf('openai-responses/stream-error-insufficient-quota.chunks.jsonl', 'gpt-5-nano'),
     );
-    expect(reasoning.map((p) => p.text.length)).toEqual([460, 517, 540, 505]);
-    expect(reasoning.map((p) => p.redacted === undefined)).toEqual([true, true, true, false]);
-    expect(reasoning[3]?.redacted?.startsWith('gAAAAABoxC0m_QWpOlSt8wyPk_gtnjiI4mNLOryYlNXO')).toBe(true);
-    const text = response.message.content[4];
-    expect(text?.type).toBe('text');
-    const body = text?.type === 'text' ? text.text : '';
-    expect(body.startsWith("I'm not a road safety professional, but here are some generally accepted")).toBe(
-      true,
-    );
-    expect(body.endsWith('familiarize yourself with the rules specific to your area. Stay safe!')).toBe(true);
-    expect(body).toHaveLength(1251);
-    expect(response.finishReason).toBe('stop');
-    expect(response.usage).toEqual({
-      inputTokens: 13,
-      outputTokens: 1680,
-      cachedInputTokens: 0,
-      reasoningTokens: 1408,
+    expect(error).toMatchObject({
+      kind: 'rate_limit',
+      retryable: false,
+      status: undefined,
+      model: 'openai:gpt-5-nano',
+      message: 'You exceeded your current quota, please check your plan and billing details.',
     });
   });
 
-  it('turns the error event of openai-responses/stream-error-insufficient-quota.chunks.jsonl into a non-retryable rate_limit', async () => {
-    server.handle(serveFixture('openai-responses/stream-error-insufficient-quota.chunks.jsonl'));
-    const error = await failure(parts(model('gpt-5-nano'), ask));
-    expect(error.kind).toBe('rate_limit');
+  it('reads an error event with top-level code and message (the documented shape)', async () => {
+    const error = await failure(streamOf('openai-responses/stream-error-context-length.sse', 'gpt-4.1'));
+    expect(error.kind).toBe('context_length');
     expect(error.retryable).toBe(false);
-    expect(error.status).toBeUndefined();
-    expect(error.model).toBe('openai:gpt-5-nano');
     expect(error.message).toBe(
-      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+      'Your input exceeds the context window of this model. Please adjust your input and try again.',
     );
   });
+});
 
-  it('parses openai-responses/nonstream-reasoning-encrypted.json and replays its encrypted reasoning', async () => {
+describe('OpenAI Responses non-streamed replies', () => {
+  it('parses a response object with encrypted reasoning and replays that reasoning', async () => {
     server.handle(serveFixture('openai-responses/nonstream-reasoning-encrypted.json'));
     const m = model('gpt-5-mini');
     const response = await m.generate(ask);
-    const sent = server.lastRequest().body;
-    expect(sent.stream).toBeUndefined();
-    expect(sent.store).toBe(false);
-    expect(sent.include).toEqual(['reasoning.encrypted_content']);
-    expect(response.responseId).toBe('resp_0f35ed53160b395301693cc957829881909359e7f80cdd20b5');
-    expect(response.finishReason).toBe('stop');
-    expect(response.usage).toEqual({
-      inputTokens: 865,
-      outputTokens: 163,
-      cachedInputTokens: 0,
-      reasoningTokens: 128,
+    expect(server.lastRequest().body).toMatchObject({
+      store: false,
+      include: ['reasoning.encrypted_content'],
     });
-    const [reasoning, text] = response.message.content as [ReasoningPart, { type: string; text: string }];
-    expect(reasoning.text.startsWith('**Reporting final result**\n\nThe tool returned 570')).toBe(true);
-    expect(reasoning.redacted?.startsWith('gAAAAABpPMlcH0HHEv5_ozHwP5Gxz5ZLE7A8Aw7GK94sa1KWHqXL')).toBe(true);
-    expect(reasoning.providerMetadata).toEqual({
-      openai: { itemId: 'rs_0f35ed53160b395301693cc95817ac8190b978637daea4987e' },
+    expect(server.lastRequest().body.stream).toBeUndefined();
+    const reasoning: ReasoningPart = {
+      type: 'reasoning',
+      text: '**Reporting the total**\n\nThe tool returned 42, so the total is 42.',
+      redacted: 'gAAAAABpTdmOwnNonstreamEncrypted0010==',
+      providerMetadata: { openai: { itemId: 'rs_TdmOwnNonstream0010' } },
+    };
+    expect(response).toEqual({
+      message: { role: 'assistant', content: [reasoning, { type: 'text', text: 'The total is 42.' }] },
+      finishReason: 'stop',
+      usage: usage(640, 150, 512, 128),
+      responseId: 'resp_TdmOwnNonstream0010',
     });
-    expect(text).toEqual({
-      type: 'text',
-      text: '12 + 7 = 19\n19 × 3 = 57\n57 × 10 = 570\n\nFinal result: 570',
-    });
-
     await m.generate({
       ...ask,
       messages: [...ask.messages, response.message, { role: 'user', content: 'Thanks' }],
@@ -259,11 +262,11 @@ describe('OpenAI Responses adapter on recorded fixtures', () => {
       { role: 'user', content: [{ type: 'input_text', text: 'What is the capital of France?' }] },
       {
         type: 'reasoning',
-        id: 'rs_0f35ed53160b395301693cc95817ac8190b978637daea4987e',
+        id: 'rs_TdmOwnNonstream0010',
         summary: [{ type: 'summary_text', text: reasoning.text }],
         encrypted_content: reasoning.redacted,
       },
-      { role: 'assistant', content: [{ type: 'output_text', text: text.text }] },
+      { role: 'assistant', content: [{ type: 'output_text', text: 'The total is 42.' }] },
       { role: 'user', content: [{ type: 'input_text', text: 'Thanks' }] },
     ]);
   });
@@ -288,9 +291,9 @@ describe('OpenAI Responses adapter on recorded fixtures', () => {
     expect(request.body).not.toHaveProperty('include');
   });
 
-  it('maps openai-responses/error-400-unsupported-temperature.json to a bad_request with the provider message', async () => {
+  it('maps an HTTP 400 to bad_request with the provider message, streamed or not', async () => {
     server.handle(serveFixture('openai-responses/error-400-unsupported-temperature.json'));
-    for (const call of [() => model('gpt-4o').generate(ask), () => parts(model('gpt-4o'), ask)]) {
+    for (const call of [() => model('gpt-4o').generate(ask), () => drain(model('gpt-4o').stream(ask))]) {
       const error = await failure(call());
       expect(error.kind).toBe('bad_request');
       expect(error.status).toBe(400);

@@ -6,22 +6,24 @@
  */
 import type { AssistantMessage, Message, ProviderMetadata } from '../../core/messages.js';
 import type { ModelRequest, SystemPart } from '../../model/types.js';
-import type { CallOptionsV3, PromptMessageV3 } from './types.js';
-
-type ProviderOptions = NonNullable<CallOptionsV3['providerOptions']>;
-type AssistantContent = Extract<PromptMessageV3, { role: 'assistant' }>['content'];
-type FunctionTool = Extract<NonNullable<CallOptionsV3['tools']>[number], { type: 'function' }>;
+import type {
+  AssistantPromptPart,
+  CallOptions,
+  FunctionTool,
+  PromptMessage,
+  ProviderOptions,
+} from './types.js';
 
 // Anthropic's AI SDK provider reads cache breakpoints from message provider options.
-const CACHE_BREAKPOINT = { anthropic: { cacheControl: { type: 'ephemeral' } } } as ProviderOptions;
+const CACHE_BREAKPOINT: ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
 
-function systemMessages(system: string | SystemPart[] | undefined): PromptMessageV3[] {
+function systemMessages(system: string | SystemPart[] | undefined): PromptMessage[] {
   if (system === undefined) return [];
   const parts = typeof system === 'string' ? [{ text: system }] : system;
-  const out: PromptMessageV3[] = [];
+  const out: PromptMessage[] = [];
   for (const part of parts) {
     if (!part.text) continue;
-    const message: PromptMessageV3 = { role: 'system', content: part.text };
+    const message: PromptMessage = { role: 'system', content: part.text };
     if ('cache' in part && part.cache) message.providerOptions = CACHE_BREAKPOINT;
     out.push(message);
   }
@@ -42,8 +44,8 @@ function options(metadata: ProviderMetadata | undefined): { providerOptions?: Pr
   return metadata ? { providerOptions: metadata as ProviderOptions } : {};
 }
 
-function assistantContent(message: AssistantMessage): AssistantContent {
-  const content: AssistantContent = [];
+function assistantContent(message: AssistantMessage): AssistantPromptPart[] {
+  const content: AssistantPromptPart[] = [];
   for (const part of message.content) {
     if (part.type === 'text') {
       if (part.text) content.push({ type: 'text', text: part.text });
@@ -63,7 +65,7 @@ function assistantContent(message: AssistantMessage): AssistantContent {
   return content;
 }
 
-function toPromptMessage(message: Message): PromptMessageV3 {
+function toPromptMessage(message: Message): PromptMessage {
   if (message.role === 'user') {
     const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content;
     return { role: 'user', content: parts.map((part) => ({ type: 'text', text: part.text })) };
@@ -82,15 +84,15 @@ function toPromptMessage(message: Message): PromptMessageV3 {
   };
 }
 
-function toolChoiceOf(choice: ModelRequest['toolChoice']): CallOptionsV3['toolChoice'] {
+function toolChoiceOf(choice: ModelRequest['toolChoice']): CallOptions['toolChoice'] {
   if (choice === undefined) return undefined;
   if (typeof choice === 'string') return { type: choice };
   return { type: 'tool', toolName: choice.name };
 }
 
-/** Builds the options of one `doGenerate` / `doStream` call. */
-export function toCallOptions(request: ModelRequest, signal: AbortSignal | undefined): CallOptionsV3 {
-  const call: CallOptionsV3 = {
+/** Builds the options of one `doGenerate` / `doStream` call (the same for every spec version). */
+export function toCallOptions(request: ModelRequest, signal: AbortSignal | undefined): CallOptions {
+  const call: CallOptions = {
     prompt: [...systemMessages(request.system), ...request.messages.map(toPromptMessage)],
   };
   if (request.tools?.length) {
@@ -99,7 +101,7 @@ export function toCallOptions(request: ModelRequest, signal: AbortSignal | undef
         type: 'function',
         name: tool.name,
         description: tool.description,
-        inputSchema: tool.parameters as FunctionTool['inputSchema'],
+        inputSchema: tool.parameters,
       }),
     );
     const choice = toolChoiceOf(request.toolChoice);
@@ -108,7 +110,7 @@ export function toCallOptions(request: ModelRequest, signal: AbortSignal | undef
   if (request.responseFormat) {
     const { schema, name } = request.responseFormat;
     call.responseFormat = { type: 'json' };
-    if (schema) call.responseFormat.schema = schema as FunctionTool['inputSchema'];
+    if (schema) call.responseFormat.schema = schema;
     if (name) call.responseFormat.name = name;
   }
   if (request.temperature !== undefined) call.temperature = request.temperature;

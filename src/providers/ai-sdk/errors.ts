@@ -38,10 +38,26 @@ const NAMED_KINDS: Array<[string, ModelErrorKind]> = [
   ['AI_LoadSettingError', 'bad_request'],
 ];
 
-function fromAPICallError(error: APICallErrorLike, ctx: ErrorContext, id: string): ModelError {
+// Every AI SDK error class carries this marker besides its own.
+const AI_SDK_ERROR = Symbol.for('vercel.ai.error');
+
+function isAISDKError(error: unknown): boolean {
+  return (
+    error !== null && typeof error === 'object' && (error as Record<symbol, unknown>)[AI_SDK_ERROR] === true
+  );
+}
+
+function fromAPICallError(error: APICallErrorLike, ctx: ErrorContext, signal?: AbortSignal): ModelError {
   const status = error.statusCode;
   // No status: the request never got an answer (the AI SDK wraps fetch failures this way).
   if (status === undefined) return networkError(error.cause ?? error, ctx);
+  // A success status: reading the body failed, and the cause says how (a reset socket, a parse error).
+  if (status >= 200 && status < 300 && error.cause !== undefined) {
+    return isAISDKError(error.cause)
+      ? toModelError(error.cause, ctx, signal)
+      : networkError(error.cause, ctx);
+  }
+  const id = `${ctx.provider}:${ctx.model}`;
   const body = error.data ?? (error.responseBody ? parseJSONOrText(error.responseBody) : undefined);
   const headers = new Headers();
   for (const [key, value] of Object.entries(error.responseHeaders ?? {})) {
@@ -74,7 +90,7 @@ export function toModelError(error: unknown, ctx: ErrorContext, signal?: AbortSi
     const last = (error as { lastError?: unknown }).lastError;
     if (last !== undefined) return toModelError(last, ctx, signal);
   }
-  if (hasName(error, 'AI_APICallError')) return fromAPICallError(error as APICallErrorLike, ctx, id);
+  if (hasName(error, 'AI_APICallError')) return fromAPICallError(error as APICallErrorLike, ctx, signal);
   const name = error instanceof Error ? error.name : '';
   if (name === 'AbortError' || name === 'TimeoutError') return networkError(error, ctx);
   for (const [errorName, kind] of NAMED_KINDS) {

@@ -15,10 +15,11 @@ import type {
   ModelStreamPart,
 } from '../../model/types.js';
 import { toCallOptions } from './call-options.js';
+import { DIALECTS, dialectOf } from './dialects.js';
 import { toModelError } from './errors.js';
-import { toModelResponse } from './result.js';
+import { type ReadContext, toModelResponse } from './result.js';
 import { fromAISDKStream } from './stream.js';
-import type { AISDKLanguageModel, LanguageModelV3 } from './types.js';
+import type { SpecModel, SpecStreamPart } from './types.js';
 
 /** Options of {@link fromAISDK}. */
 export interface FromAISDKOptions {
@@ -28,39 +29,43 @@ export interface FromAISDKOptions {
   info?: ModelInfo;
 }
 
-const SUPPORTED = ['v2', 'v3'];
+const VERSIONS = Object.keys(DIALECTS);
+const SUPPORTED = `${VERSIONS.slice(0, -1).join(', ')} and ${VERSIONS.at(-1)}`;
 
-function checkModel(model: LanguageModel): AISDKLanguageModel {
+function readContext(model: LanguageModel): { spec: SpecModel; read: ReadContext } {
   if (typeof model === 'string') {
     throw new ConfigError(
       `fromAISDK needs a model object, not the id "${model}": pass e.g. openai('gpt-5') from @ai-sdk/openai, or gateway('${model}')`,
     );
   }
-  const version = (model as { specificationVersion?: unknown }).specificationVersion;
-  if (typeof version !== 'string' || !SUPPORTED.includes(version)) {
+  // Typed by whichever `ai` major is installed; read structurally, by the version the object declares.
+  const candidate = model as unknown as Partial<SpecModel> | null | undefined;
+  const version = candidate?.specificationVersion;
+  const dialect = dialectOf(version);
+  if (!dialect) {
     throw new ConfigError(
-      `fromAISDK supports AI SDK language models of specification ${SUPPORTED.join(' and ')}, got ${String(version)}`,
+      `fromAISDK supports AI SDK language models of specification ${SUPPORTED}, got ${String(version)}`,
     );
   }
-  return model;
+  const spec = candidate as SpecModel;
+  return { spec, read: { provider: 'aisdk', model: `${spec.provider}:${spec.modelId}`, dialect } };
 }
 
 /**
- * Wraps an AI SDK language model (`LanguageModelV2` from `ai` 5 or
- * `LanguageModelV3` from `ai` 6) as a tandem {@link ChatModel}.
+ * Wraps an AI SDK language model (`LanguageModelV2` from `ai` 5,
+ * `LanguageModelV3` from `ai` 6 or `LanguageModelV4` from `ai` 7) as a
+ * tandem {@link ChatModel}.
  *
  * ```ts
  * import { openai } from '@ai-sdk/openai';
  * import { fromAISDK } from 'tandem-agents/ai-sdk';
  * const model = fromAISDK(openai('gpt-5-mini'));
  * ```
- * @throws ConfigError for a model id string or an unsupported specification version.
+ * @throws ConfigError for a model id string, a value that is not a model, or an unsupported specification version.
  */
 export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}): ChatModel {
-  // v2 call options are a subset of v3's and v2 results are read by shape, so one code path serves both.
-  const spec = checkModel(model) as LanguageModelV3;
-  const ctx = { provider: 'aisdk', model: `${spec.provider}:${spec.modelId}` };
-  const id = options.id ?? `aisdk:${ctx.model}`;
+  const { spec, read } = readContext(model);
+  const id = options.id ?? `aisdk:${read.model}`;
 
   return {
     id,
@@ -69,21 +74,22 @@ export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}):
       const signal = call?.signal;
       try {
         if (signal?.aborted) throw signal.reason;
-        return toModelResponse(await spec.doGenerate(toCallOptions(request, signal)));
+        const result = await spec.doGenerate(toCallOptions(request, signal));
+        return toModelResponse(result, read, request.responseFormat !== undefined);
       } catch (error) {
-        throw toModelError(error, ctx, signal);
+        throw toModelError(error, read, signal);
       }
     },
     async *stream(request: ModelRequest, call?: CallOptions): AsyncGenerator<ModelStreamPart> {
       const signal = call?.signal;
-      let result: Awaited<ReturnType<LanguageModelV3['doStream']>>;
+      let stream: ReadableStream<SpecStreamPart>;
       try {
         if (signal?.aborted) throw signal.reason;
-        result = await spec.doStream(toCallOptions(request, signal));
+        ({ stream } = await spec.doStream(toCallOptions(request, signal)));
       } catch (error) {
-        throw toModelError(error, ctx, signal);
+        throw toModelError(error, read, signal);
       }
-      yield* fromAISDKStream(result.stream, ctx, signal);
+      yield* fromAISDKStream(stream, read, signal);
     },
   };
 }

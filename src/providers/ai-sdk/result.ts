@@ -1,41 +1,30 @@
 /**
- * AI SDK `doGenerate` results → {@link ModelResponse}, plus the usage and
- * finish-reason readers the stream shares. Both spec versions are read by
- * shape, not by `specificationVersion`, so a v2 model that reports v3-style
- * usage (or the reverse) still counts right.
+ * AI SDK `doGenerate` results → {@link ModelResponse}, plus the finish-reason
+ * and tool-input readers the stream shares. Version differences come from the
+ * model's {@link SpecDialect}.
  * @module
  */
+import { ModelError } from '../../core/errors.js';
 import type { ProviderMetadata, ReasoningPart, TextPart, ToolCallPart } from '../../core/messages.js';
-import type { Usage } from '../../core/usage.js';
 import type { FinishReason, ModelResponse } from '../../model/types.js';
-import type { GenerateResult, SpecFinishReason, SpecUsage } from './types.js';
+import type { ErrorContext } from '../shared/errors.js';
+import type { SpecDialect } from './dialects.js';
+import type { GenerateResult } from './types.js';
 
-type Count = number | undefined | null;
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
+type ContentPart = TextPart | ReasoningPart | ToolCallPart;
 
 /**
- * Reads usage of either shape: v2 `{ inputTokens: number, cachedInputTokens,
- * reasoningTokens }` or v3 `{ inputTokens: { total, cacheRead }, outputTokens:
- * { total, reasoning } }`.
+ * Maps a unified finish reason; `other` and unknown reasons count as a stop
+ * (or tool calls). `interrupted` (v4: the provider's stream ended without a
+ * completion signal) means the reply may be cut anywhere, tool-call input
+ * included, so it throws a retryable `connection` error, as tandem's own
+ * adapters do for a cut-off stream.
  */
-export function usageOf(usage: SpecUsage | undefined | null): Usage {
-  const input = usage?.inputTokens as Count | { total?: Count; cacheRead?: Count };
-  const output = usage?.outputTokens as Count | { total?: Count; reasoning?: Count };
-  const flat = usage as { cachedInputTokens?: Count; reasoningTokens?: Count } | undefined | null;
-  return {
-    inputTokens: count(typeof input === 'object' ? input?.total : input),
-    outputTokens: count(typeof output === 'object' ? output?.total : output),
-    cachedInputTokens: count(typeof input === 'object' && input ? input.cacheRead : flat?.cachedInputTokens),
-    reasoningTokens: count(typeof output === 'object' && output ? output.reasoning : flat?.reasoningTokens),
-  };
-}
-
-/** Maps a v2 string or v3 `{ unified }` finish reason; `other`/`unknown` count as a stop (or tool calls). */
-export function finishReasonOf(reason: SpecFinishReason | undefined, hasToolCalls: boolean): FinishReason {
-  const unified = typeof reason === 'string' ? reason : reason?.unified;
+export function finishReasonOf(
+  unified: string | undefined,
+  hasToolCalls: boolean,
+  ctx: ErrorContext,
+): FinishReason {
   switch (unified) {
     case 'length':
       return 'length';
@@ -45,6 +34,12 @@ export function finishReasonOf(reason: SpecFinishReason | undefined, hasToolCall
       return 'error';
     case 'tool-calls':
       return 'tool_calls';
+    case 'interrupted': {
+      const id = `${ctx.provider}:${ctx.model}`;
+      throw new ModelError('connection', `${id}: the reply was interrupted before it was complete`, {
+        model: id,
+      });
+    }
     default:
       return hasToolCalls ? 'tool_calls' : 'stop';
   }
@@ -55,19 +50,39 @@ export function inputText(input: unknown): string {
   return typeof input === 'string' ? input : JSON.stringify(input ?? {});
 }
 
-function withMetadata<T extends object>(part: T, metadata: unknown): T {
-  if (metadata)
-    (part as T & { providerMetadata?: ProviderMetadata }).providerMetadata = metadata as ProviderMetadata;
+function withMetadata<T extends object>(part: T, metadata: ProviderMetadata | undefined): T {
+  if (metadata) (part as T & { providerMetadata?: ProviderMetadata }).providerMetadata = metadata;
   return part;
+}
+
+// The JSON answer replaces the text parts (drafts before it would break parsing) where the first one was.
+function withStructuredText(content: ContentPart[], text: string): ContentPart[] {
+  const out: ContentPart[] = [];
+  let placed = false;
+  for (const part of content) {
+    if (part.type !== 'text') out.push(part);
+    else if (!placed) {
+      placed = true;
+      if (text) out.push({ type: 'text', text });
+    }
+  }
+  if (!placed && text) out.push({ type: 'text', text });
+  return out;
+}
+
+/** How a model's results are read: its name for errors and its version's dialect. */
+export interface ReadContext extends ErrorContext {
+  dialect: SpecDialect;
 }
 
 /**
  * Converts a `doGenerate` result. Text, reasoning and client-side tool calls
- * are kept; calls the provider executed itself, their results, sources and
- * files have no place in a tandem message and are left out.
+ * are kept; calls the provider executed itself, their results, sources,
+ * files and custom parts have no place in a tandem message and are left out.
+ * For a JSON request, a v4 `structuredOutputText` is the reply's text.
  */
-export function toModelResponse(result: GenerateResult): ModelResponse {
-  const content: Array<TextPart | ReasoningPart | ToolCallPart> = [];
+export function toModelResponse(result: GenerateResult, read: ReadContext, json: boolean): ModelResponse {
+  let content: ContentPart[] = [];
   let hasToolCalls = false;
   for (const part of result.content) {
     if (part.type === 'text') {
@@ -86,12 +101,14 @@ export function toModelResponse(result: GenerateResult): ModelResponse {
       );
     }
   }
+  const structured = json ? read.dialect.structuredText(result) : undefined;
+  if (typeof structured === 'string') content = withStructuredText(content, structured);
   const response: ModelResponse = {
     message: { role: 'assistant', content },
-    finishReason: finishReasonOf(result.finishReason, hasToolCalls),
-    usage: usageOf(result.usage),
+    finishReason: finishReasonOf(read.dialect.finishReason(result.finishReason), hasToolCalls, read),
+    usage: read.dialect.usage(result.usage),
   };
   if (result.response?.id) response.responseId = result.response.id;
-  if (result.providerMetadata) response.providerMetadata = result.providerMetadata as ProviderMetadata;
+  if (result.providerMetadata) response.providerMetadata = result.providerMetadata;
   return response;
 }

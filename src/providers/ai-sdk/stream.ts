@@ -4,24 +4,25 @@
  */
 import type { ProviderMetadata } from '../../core/messages.js';
 import type { ModelStreamPart } from '../../model/types.js';
-import type { ErrorContext } from '../shared/errors.js';
 import { toModelError } from './errors.js';
-import { finishReasonOf, inputText, usageOf } from './result.js';
-import type { StreamPart } from './types.js';
+import { finishReasonOf, inputText, type ReadContext } from './result.js';
+import type { SpecStreamPart } from './types.js';
 
-function reasoningMarker(id: string, metadata: unknown): ModelStreamPart {
-  return { type: 'reasoning-delta', delta: '', id, providerMetadata: metadata as ProviderMetadata };
+function reasoningMarker(id: string, metadata: ProviderMetadata): ModelStreamPart {
+  return { type: 'reasoning-delta', delta: '', id, providerMetadata: metadata };
 }
 
 /**
- * Reads an AI SDK stream. Tool inputs are keyed by their call id and given
- * indexes in arrival order; provider-executed tools are skipped. An `error`
- * part, a failing stream or an abort of `signal` throws a ModelError; the
+ * Reads an AI SDK stream of any spec version (parts a version adds that
+ * tandem has no use for, such as v4 `ping` and `custom`, are skipped). Tool
+ * inputs are keyed by their call id and given indexes in arrival order;
+ * provider-executed tools are skipped. An `error` part, an `interrupted`
+ * finish, a failing stream or an abort of `signal` throws a ModelError; the
  * stream is cancelled whenever reading stops early.
  */
 export async function* fromAISDKStream(
-  stream: ReadableStream<StreamPart>,
-  ctx: ErrorContext,
+  stream: ReadableStream<SpecStreamPart>,
+  ctx: ReadContext,
   signal?: AbortSignal,
 ): AsyncGenerator<ModelStreamPart> {
   const reader = stream.getReader();
@@ -36,7 +37,7 @@ export async function* fromAISDKStream(
   let responseId: string | undefined;
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<StreamPart>;
+      let chunk: ReadableStreamReadResult<SpecStreamPart>;
       try {
         if (signal?.aborted) throw signal.reason;
         chunk = await reader.read();
@@ -56,7 +57,7 @@ export async function* fromAISDKStream(
           break;
         case 'reasoning-delta': {
           const out: ModelStreamPart = { type: 'reasoning-delta', delta: part.delta, id: part.id };
-          if (part.providerMetadata) out.providerMetadata = part.providerMetadata as ProviderMetadata;
+          if (part.providerMetadata) out.providerMetadata = part.providerMetadata;
           yield out;
           break;
         }
@@ -90,7 +91,7 @@ export async function* fromAISDKStream(
             arguments: inputText(part.input),
             index,
           };
-          if (part.providerMetadata) out.providerMetadata = part.providerMetadata as ProviderMetadata;
+          if (part.providerMetadata) out.providerMetadata = part.providerMetadata;
           yield out;
           break;
         }
@@ -100,11 +101,11 @@ export async function* fromAISDKStream(
         case 'finish': {
           const out: ModelStreamPart = {
             type: 'finish',
-            finishReason: finishReasonOf(part.finishReason, hasToolCalls),
-            usage: usageOf(part.usage),
+            finishReason: finishReasonOf(ctx.dialect.finishReason(part.finishReason), hasToolCalls, ctx),
+            usage: ctx.dialect.usage(part.usage),
           };
           if (responseId) out.responseId = responseId;
-          if (part.providerMetadata) out.providerMetadata = part.providerMetadata as ProviderMetadata;
+          if (part.providerMetadata) out.providerMetadata = part.providerMetadata;
           yield out;
           break;
         }

@@ -1,38 +1,164 @@
 /**
- * The AI SDK's language model spec types, derived from `ai`'s own
- * `LanguageModel` so only the peer dependency users install is referenced
- * (and only as types: nothing of `ai` is loaded at runtime).
+ * The AI SDK language model specification as tandem uses it: structural types
+ * of the fields it writes and reads in spec v2 (`ai` 5), v3 (`ai` 6) and v4
+ * (`ai` 7). They are written here rather than derived from `ai`, because the
+ * one `ai` major a project installs types only its own majors' models, while
+ * `fromAISDK` takes all three; a test checks every real major against them.
+ * Only the public {@link AISDKLanguageModel} refers to `ai` (as a type).
  * @module
  */
 import type { LanguageModel } from 'ai';
+import type { ProviderMetadata } from '../../core/messages.js';
+import type { JsonSchema } from '../../model/types.js';
 
-/** Any AI SDK language model object (a `LanguageModelV2` or `LanguageModelV3`). */
+/** Any AI SDK language model object, as the installed `ai` types it (`LanguageModelV2`, `V3` and, from `ai` 7, `V4`). */
 export type AISDKLanguageModel = Exclude<LanguageModel, string>;
 
-/** An AI SDK `LanguageModelV3` (`ai` 6). */
-export type LanguageModelV3 = Extract<AISDKLanguageModel, { specificationVersion: 'v3' }>;
+/** The specification versions `fromAISDK` maps. */
+export type SpecVersion = 'v2' | 'v3' | 'v4';
 
-/** An AI SDK `LanguageModelV2` (`ai` 5). */
-export type LanguageModelV2 = Extract<AISDKLanguageModel, { specificationVersion: 'v2' }>;
+/** A JSON value as spec v2 types it: the strictest of the three, so valid in each. */
+export type JSONValue = null | string | number | boolean | JSONObject | JSONValue[];
 
-/** Call options of `doGenerate` / `doStream`; the v2 shape is a subset of the v3 one tandem builds. */
-export type CallOptionsV3 = Parameters<LanguageModelV3['doGenerate']>[0];
+/** A JSON object (see {@link JSONValue}). */
+export interface JSONObject {
+  [key: string]: JSONValue;
+}
 
-/** One message of a v3 prompt. */
-export type PromptMessageV3 = CallOptionsV3['prompt'][number];
+/** Provider options sent with a call, a message or a part, keyed by provider name. */
+export type ProviderOptions = Record<string, JSONObject>;
 
-/** Result of `doGenerate`, of either spec version. */
-export type GenerateResult =
-  | Awaited<ReturnType<LanguageModelV3['doGenerate']>>
-  | Awaited<ReturnType<LanguageModelV2['doGenerate']>>;
+type WithOptions<T> = T & { providerOptions?: ProviderOptions };
 
-/** One part of a `doStream` stream, of either spec version. */
-export type StreamPart =
-  | (Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never)
-  | (Awaited<ReturnType<LanguageModelV2['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never);
+/** A part of an assistant message in the prompt. */
+export type AssistantPromptPart =
+  | WithOptions<{ type: 'text'; text: string }>
+  | WithOptions<{ type: 'reasoning'; text: string }>
+  | WithOptions<{ type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }>;
 
-/** Usage as either spec version reports it: v2 numbers, v3 `{ total, cacheRead, … }` objects. */
-export type SpecUsage = GenerateResult['usage'];
+/** A tool result in the prompt: tandem results are text, or error text. */
+export interface ToolResultPromptPart {
+  type: 'tool-result';
+  toolCallId: string;
+  toolName: string;
+  output: { type: 'text' | 'error-text'; value: string };
+}
 
-/** Finish reason as either spec version reports it: a v2 string or a v3 `{ unified, raw }`. */
-export type SpecFinishReason = GenerateResult['finishReason'];
+/** One message of the prompt. */
+export type PromptMessage = WithOptions<
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: Array<{ type: 'text'; text: string }> }
+  | { role: 'assistant'; content: AssistantPromptPart[] }
+  | { role: 'tool'; content: ToolResultPromptPart[] }
+>;
+
+/** A function tool offered to the model. */
+export interface FunctionTool {
+  type: 'function';
+  name: string;
+  description?: string;
+  inputSchema: JsonSchema;
+}
+
+/** Options of one `doGenerate` / `doStream` call: the same shape in v2, v3 and v4 for what tandem sends. */
+export interface CallOptions {
+  prompt: PromptMessage[];
+  tools?: FunctionTool[];
+  toolChoice?: { type: 'auto' | 'none' | 'required' } | { type: 'tool'; toolName: string };
+  responseFormat?: { type: 'json'; schema?: JsonSchema; name?: string };
+  temperature?: number;
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  providerOptions?: ProviderOptions;
+  abortSignal?: AbortSignal;
+}
+
+/** v2 usage: flat counts. */
+export interface UsageV2 {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  cachedInputTokens?: number | undefined;
+  reasoningTokens?: number | undefined;
+}
+
+/** v3 and v4 usage: counts grouped by input and output. */
+export interface UsageV3 {
+  inputTokens: { total: number | undefined; cacheRead: number | undefined };
+  outputTokens: { total: number | undefined; reasoning: number | undefined };
+}
+
+/** A finish reason: a v2 string, or a v3/v4 `{ unified, raw }`. */
+export type SpecFinishReason = string | { unified: string; raw: string | undefined };
+
+/** A tool call the model made (client-side unless `providerExecuted`). */
+export interface ToolCallContent {
+  type: 'tool-call';
+  toolCallId: string;
+  toolName: string;
+  /** The JSON text of the input. */
+  input: string;
+  providerExecuted?: boolean;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** Content parts tandem has no place for (each version adds some; v4: `custom`, `reasoning-file`). */
+interface IgnoredContent {
+  type: 'file' | 'source' | 'tool-result' | 'tool-approval-request' | 'custom' | 'reasoning-file';
+}
+
+/** One part of a `doGenerate` result's content. */
+export type SpecContent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string; providerMetadata?: ProviderMetadata }
+  | ToolCallContent
+  | IgnoredContent;
+
+/** A `doGenerate` result. */
+export interface GenerateResult {
+  content: SpecContent[];
+  finishReason: SpecFinishReason;
+  usage: UsageV2 | UsageV3;
+  /** v4: the text to parse for JSON output when it is not all the text parts joined. */
+  structuredOutputText?: string;
+  providerMetadata?: ProviderMetadata;
+  response?: { id?: string };
+}
+
+/** Stream parts tandem has no use for (v4 adds `ping`, `custom`, `reasoning-file`). */
+interface IgnoredStreamPart {
+  type:
+    | 'text-start'
+    | 'text-end'
+    | 'tool-input-end'
+    | 'stream-start'
+    | 'raw'
+    | 'ping'
+    | IgnoredContent['type'];
+}
+
+/** One part of a `doStream` stream. */
+export type SpecStreamPart =
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
+  | { type: 'reasoning-delta'; id: string; delta: string; providerMetadata?: ProviderMetadata }
+  | { type: 'tool-input-start'; id: string; toolName: string; providerExecuted?: boolean }
+  | { type: 'tool-input-delta'; id: string; delta: string }
+  | ToolCallContent
+  | { type: 'response-metadata'; id?: string }
+  | {
+      type: 'finish';
+      usage: UsageV2 | UsageV3;
+      finishReason: SpecFinishReason;
+      providerMetadata?: ProviderMetadata;
+    }
+  | { type: 'error'; error: unknown }
+  | IgnoredStreamPart;
+
+/** A language model of any of the three versions, as far as tandem calls it. */
+export interface SpecModel {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+  doGenerate(options: CallOptions): PromiseLike<GenerateResult>;
+  doStream(options: CallOptions): PromiseLike<{ stream: ReadableStream<SpecStreamPart> }>;
+}

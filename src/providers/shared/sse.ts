@@ -80,6 +80,13 @@ export async function* readSSE(
   const onAbort = () => {
     reader.cancel().catch(() => undefined);
   };
+  // One network chunk can hold several events: an abort stops the ones not yet handed out too.
+  function* received(): Generator<SSEEvent> {
+    for (const event of queue.splice(0)) {
+      if (signal?.aborted) throw aborted(signal, ctx);
+      yield event;
+    }
+  }
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     if (signal?.aborted) throw aborted(signal, ctx);
@@ -94,11 +101,11 @@ export async function* readSSE(
       if (signal?.aborted) throw aborted(signal, ctx);
       if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
-      yield* queue.splice(0);
+      yield* received();
     }
     // Dispatch an event the server did not terminate with a blank line.
     parser.feed(`${decoder.decode()}\n\n`);
-    yield* queue.splice(0);
+    yield* received();
   } finally {
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => undefined);

@@ -1,11 +1,12 @@
-import { APICallError, LoadAPIKeyError, RetryError } from 'ai';
+import { APICallError, JSONParseError, LoadAPIKeyError, RetryError } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../../src/model/types.js';
-import { fromAISDK } from '../../src/providers/ai-sdk/index.js';
-import type { LanguageModelV3 } from '../../src/providers/ai-sdk/types.js';
-import { failure } from './helpers.js';
+import type { ModelRequest } from '../../../src/model/types.js';
+import { fromAISDK } from '../../../src/providers/ai-sdk/index.js';
+import type { AISDKLanguageModel } from '../../../src/providers/ai-sdk/types.js';
+import { failure } from '../helpers.js';
 
+type LanguageModelV3 = Extract<AISDKLanguageModel, { specificationVersion: 'v3' }>;
 type StreamPartV3 =
   Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
@@ -93,6 +94,25 @@ describe('fromAISDK error mapping', () => {
     const error = await failure(failing(apiError(undefined)).generate(ask));
     expect(error.kind).toBe('connection');
     expect(error.retryable).toBe(true);
+  });
+
+  it('maps a success status whose body failed to read by the cause: a reset socket, a parse error', async () => {
+    const unreadable = (cause: unknown) =>
+      new APICallError({
+        message: 'Failed to process successful response',
+        url: 'https://api.example.com/v1/chat/completions',
+        requestBodyValues: {},
+        statusCode: 200,
+        cause,
+      });
+    const reset = await failure(failing(unreadable(new TypeError('terminated'))).generate(ask));
+    expect([reset.kind, reset.retryable]).toEqual(['connection', true]);
+    const parse = new JSONParseError({
+      text: '{"id":',
+      cause: new SyntaxError('Unexpected end of JSON input'),
+    });
+    const garbled = await failure(failing(unreadable(parse)).generate(ask));
+    expect(garbled.kind).toBe('invalid_response');
   });
 
   it('unwraps a RetryError to its last error', async () => {

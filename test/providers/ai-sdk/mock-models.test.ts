@@ -1,13 +1,15 @@
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/core/errors.js';
-import type { Message } from '../../src/core/messages.js';
-import { collectStream } from '../../src/model/stream.js';
-import type { ModelRequest } from '../../src/model/types.js';
-import { fromAISDK } from '../../src/providers/ai-sdk/index.js';
-import type { LanguageModelV2, LanguageModelV3 } from '../../src/providers/ai-sdk/types.js';
-import { drain } from './helpers.js';
+import { ConfigError } from '../../../src/core/errors.js';
+import type { Message } from '../../../src/core/messages.js';
+import { collectStream } from '../../../src/model/stream.js';
+import type { ModelRequest } from '../../../src/model/types.js';
+import { fromAISDK } from '../../../src/providers/ai-sdk/index.js';
+import type { AISDKLanguageModel } from '../../../src/providers/ai-sdk/types.js';
+import { drain } from '../helpers.js';
 
+type LanguageModelV2 = Extract<AISDKLanguageModel, { specificationVersion: 'v2' }>;
+type LanguageModelV3 = Extract<AISDKLanguageModel, { specificationVersion: 'v3' }>;
 type GenerateV3 = Awaited<ReturnType<LanguageModelV3['doGenerate']>>;
 type StreamPartV3 =
   Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
@@ -45,10 +47,18 @@ describe('fromAISDK', () => {
     expect(fromAISDK(new MockLanguageModelV3(), { id: 'mine' }).id).toBe('mine');
   });
 
-  it('rejects a model id string and unknown specification versions with a ConfigError', () => {
+  it('rejects a model id string, a non-model and unknown specification versions with a ConfigError', () => {
     expect(() => fromAISDK('openai/gpt-5')).toThrow(ConfigError);
-    const v1 = { specificationVersion: 'v1', provider: 'p', modelId: 'm' } as unknown as LanguageModelV3;
-    expect(() => fromAISDK(v1)).toThrow(/v2 and v3, got v1/);
+    expect(() => fromAISDK(null as never)).toThrow(ConfigError);
+    for (const version of ['v1', 'v5']) {
+      const model = {
+        specificationVersion: version,
+        provider: 'p',
+        modelId: 'm',
+      } as unknown as LanguageModelV3;
+      expect(() => fromAISDK(model)).toThrow(ConfigError);
+      expect(() => fromAISDK(model)).toThrow(`specification v2, v3 and v4, got ${version}`);
+    }
   });
 
   it('puts the system prompt in system messages at the head of the prompt, never in a user message', async () => {
