@@ -16,8 +16,10 @@ import { directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import { stringifyOutput } from '../tools/output.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { validateSchema } from '../tools/schema.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { SkillError } from './errors.js';
+import { issueLines } from './issues.js';
 
 /** Options of {@link SkillContext.generate}. */
 export interface GenerateTextOptions {
@@ -192,15 +194,12 @@ export function createSkillContext(
           },
         );
       }
-      const parsed = tool.parameters.safeParse(args);
+      const parsed = await validateSchema(tool.parameters, args);
       if (!parsed.success) {
         throw new SkillError(
           'failed',
           `Skill '${frame.skillId}' called tool '${name}' with invalid arguments`,
-          {
-            skillId: frame.skillId,
-            issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-          },
+          { skillId: frame.skillId, issues: issueLines(parsed.issues) },
         );
       }
       const id = env.runtime.ids.next('call');

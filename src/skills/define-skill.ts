@@ -1,16 +1,20 @@
 /**
- * Skills (seed 002 §79): typed, composable capabilities with zod-validated
- * parameters and output. A skill runs code — calls models, tools, agents and
- * other skills through its {@link SkillContext} — rather than bundling prompt
- * text.
+ * Skills (seed 002 §79): typed, composable capabilities with validated
+ * parameters and output (zod 4, any Standard Schema, or `jsonSchema()`). A
+ * skill runs code — calls models, tools, agents and other skills through its
+ * {@link SkillContext} — rather than bundling prompt text.
  * @module
  */
-import { z } from 'zod';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { z } from 'zod/v4';
 import { ConfigError } from '../core/errors.js';
+import type { JsonSchema } from '../model/types.js';
+import { assertSchema, type Schema, type SchemaOutput } from '../tools/schema.js';
+import { parametersJsonSchema } from '../tools/schema-json.js';
 import type { Tool, ToolRisk } from '../tools/types.js';
 import type { SkillContext } from './context.js';
 
-/** A registered skill. `Params` and `Output` are the parsed (zod output) types. */
+/** A registered skill. `Params` and `Output` are the validated (schema output) types. */
 export interface Skill<Params = any, Output = unknown> {
   readonly id: string;
   /** Display name. Default: the id. */
@@ -21,20 +25,20 @@ export interface Skill<Params = any, Output = unknown> {
   /** Free-form group: `research`, `code`, `data`, `creative`, `automation`… */
   readonly category: string;
   readonly tags: readonly string[];
-  readonly parameters: z.ZodType<Params>;
-  readonly output: z.ZodType<Output>;
+  readonly parameters: Schema<Params>;
+  readonly output: Schema<Output>;
   /** How much harm it can do; the `invoke_skill` tool takes the highest risk of the skills it exposes. */
   readonly risk: ToolRisk;
   /** Tools that must be available to the registry for the skill to run. */
   readonly requiredTools: readonly string[];
-  /** JSON Schema of `parameters` (zod's own), computed once. */
-  readonly parametersSchema: Record<string, unknown>;
+  /** JSON Schema of `parameters` (the schema library's own), computed once. */
+  readonly parametersSchema: JsonSchema;
   /** The work. Its return value is validated against `output`. */
   run(params: Params, ctx: SkillContext): Promise<unknown> | unknown;
 }
 
 /** Options of {@link defineSkill}. */
-export interface SkillDefinition<P extends z.ZodType, O extends z.ZodType> {
+export interface SkillDefinition<P extends StandardSchemaV1, O extends StandardSchemaV1> {
   id: string;
   name?: string;
   /** Default `1.0.0`. */
@@ -42,12 +46,18 @@ export interface SkillDefinition<P extends z.ZodType, O extends z.ZodType> {
   description: string;
   category: string;
   tags?: readonly string[];
+  /** A zod 4 schema, any Standard Schema, or `jsonSchema()`. */
   parameters: P;
+  /** JSON Schema of `parameters` for the model, over the one the schema library makes. */
+  parametersSchema?: JsonSchema;
   output: O;
   /** Default `safe`. */
   risk?: ToolRisk;
   requiredTools?: readonly string[];
-  run(params: z.output<P>, ctx: SkillContext): Promise<z.input<O>> | z.input<O>;
+  run(
+    params: SchemaOutput<P>,
+    ctx: SkillContext,
+  ): Promise<StandardSchemaV1.InferInput<O>> | StandardSchemaV1.InferInput<O>;
 }
 
 const SKILL_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
@@ -67,14 +77,18 @@ const SKILL_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
  *   },
  * });
  * ```
- * @throws ConfigError for an id that is not 1–64 characters of `a-zA-Z0-9_.-` starting alphanumeric.
+ * @throws ConfigError for an id that is not 1–64 characters of `a-zA-Z0-9_.-` starting alphanumeric,
+ *   for `parameters` or `output` that is not a schema, or parameters no JSON Schema can be made of.
  */
-export function defineSkill<P extends z.ZodType, O extends z.ZodType>(
+export function defineSkill<P extends StandardSchemaV1, O extends StandardSchemaV1>(
   definition: SkillDefinition<P, O>,
-): Skill<z.output<P>, z.output<O>> {
+): Skill<SchemaOutput<P>, SchemaOutput<O>> {
   if (!SKILL_ID.test(definition.id)) {
     throw new ConfigError(`Skill id "${definition.id}" must match ${SKILL_ID}`);
   }
+  const label = `Skill '${definition.id}'`;
+  assertSchema(definition.parameters, `${label} parameters`);
+  assertSchema(definition.output, `${label} output`);
   return {
     id: definition.id,
     name: definition.name ?? definition.id,
@@ -82,17 +96,21 @@ export function defineSkill<P extends z.ZodType, O extends z.ZodType>(
     description: definition.description,
     category: definition.category,
     tags: definition.tags ?? [],
-    parameters: definition.parameters as z.ZodType<z.output<P>>,
-    output: definition.output as z.ZodType<z.output<O>>,
+    parameters: definition.parameters as Schema<SchemaOutput<P>>,
+    output: definition.output as Schema<SchemaOutput<O>>,
     risk: definition.risk ?? 'safe',
     requiredTools: definition.requiredTools ?? [],
-    parametersSchema: jsonSchemaOf(definition.parameters),
+    parametersSchema: parametersJsonSchema(
+      definition.parameters,
+      `${label} parameters`,
+      definition.parametersSchema,
+    ),
     run: definition.run as Skill['run'],
   };
 }
 
 /** Options of {@link toolSkill}. */
-export interface ToolSkillOptions<O extends z.ZodType> {
+export interface ToolSkillOptions<O extends StandardSchemaV1> {
   /** Default: the tool's name. */
   id?: string;
   /** Default `tool`. */
@@ -108,10 +126,10 @@ export interface ToolSkillOptions<O extends z.ZodType> {
  * parameters, description and risk; the tool runs with a context built from
  * the skill's (its call id is the invocation id).
  */
-export function toolSkill<Args, O extends z.ZodType = z.ZodUnknown>(
+export function toolSkill<Args, O extends StandardSchemaV1 = Schema<unknown>>(
   tool: Tool<Args>,
   options: ToolSkillOptions<O> = {},
-): Skill<Args, z.output<O>> {
+): Skill<Args, SchemaOutput<O>> {
   return defineSkill({
     id: options.id ?? tool.name,
     version: options.version,
@@ -119,14 +137,9 @@ export function toolSkill<Args, O extends z.ZodType = z.ZodUnknown>(
     category: options.category ?? 'tool',
     tags: options.tags,
     parameters: tool.parameters,
+    parametersSchema: tool.jsonSchema,
     output: (options.output ?? z.unknown()) as O,
     risk: tool.risk,
-    run: (params, ctx) => tool.execute(params as Args, ctx.toolContext()) as z.input<O>,
+    run: (params, ctx) => tool.execute(params as Args, ctx.toolContext()) as StandardSchemaV1.InferInput<O>,
   });
-}
-
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
 }

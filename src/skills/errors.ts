@@ -34,6 +34,8 @@ export interface SkillErrorDetails {
 
 /** A skill invocation that failed. */
 export class SkillError extends TandemError<SkillErrorKind> {
+  static override readonly brand: string = 'SkillError';
+
   readonly skillId: string;
   readonly availableSkills?: string[];
   readonly expectedParameters?: Record<string, unknown>;

@@ -1,11 +1,10 @@
 /**
  * `SkillRegistry` (seed 002 §79–80): the skills of an application, invoked
  * directly (dedicated modes, no model turn), by the model through
- * `invoke_skill`, or by other skills — with zod-validated parameters and
- * output, a nesting limit and cycle detection.
+ * `invoke_skill`, or by other skills — with validated parameters and output,
+ * a nesting limit and cycle detection.
  * @module
  */
-import type { z } from 'zod';
 import { AbortError, ConfigError, errorMessage, isAbortError, TandemError } from '../core/errors.js';
 import { EventBus } from '../core/event-bus.js';
 import type { Emitter } from '../core/events.js';
@@ -15,10 +14,12 @@ import { emptyUsage } from '../core/usage.js';
 import type { ModelInvoker } from '../model/invoke.js';
 import type { ChatModel } from '../model/types.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { type SchemaIssue, validateSchema } from '../tools/schema.js';
 import type { Tool } from '../tools/types.js';
 import { createSkillContext, type SkillEnvironment } from './context.js';
 import type { Skill } from './define-skill.js';
 import { SkillError } from './errors.js';
+import { issueLines } from './issues.js';
 
 /** The seed's nesting limit: a skill at depth 3 may not invoke another. */
 export const DEFAULT_MAX_SKILL_DEPTH = 3;
@@ -207,14 +208,14 @@ export class SkillRegistry {
         },
       );
     }
-    const parsed = skill.parameters.safeParse(params ?? {});
+    const parsed = await validateSchema(skill.parameters, params ?? {});
     if (!parsed.success) {
       throw new SkillError(
         'invalid_parameters',
-        `Invalid parameters for skill '${id}': ${describe(parsed.error)}`,
+        `Invalid parameters for skill '${id}': ${describe(parsed.issues)}`,
         {
           skillId: id,
-          issues: issuesOf(parsed.error),
+          issues: issueLines(parsed.issues),
           expectedParameters: skill.parametersSchema,
         },
       );
@@ -236,14 +237,14 @@ export class SkillRegistry {
         cause: error,
       });
     }
-    const output = skill.output.safeParse(raw);
+    const output = await validateSchema(skill.output, raw);
     if (!output.success) {
       throw new SkillError(
         'invalid_output',
-        `Skill '${id}' returned invalid output: ${describe(output.error)}`,
+        `Skill '${id}' returned invalid output: ${describe(output.issues)}`,
         {
           skillId: id,
-          issues: issuesOf(output.error),
+          issues: issueLines(output.issues),
         },
       );
     }
@@ -252,10 +253,6 @@ export class SkillRegistry {
   }
 }
 
-function issuesOf(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`);
-}
-
-function describe(error: z.ZodError): string {
-  return issuesOf(error).join('; ');
+function describe(issues: readonly SchemaIssue[]): string {
+  return issueLines(issues).join('; ');
 }

@@ -4,7 +4,7 @@
  * act on — the available ids, the expected parameters — never as a crash.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { isAbortError } from '../core/errors.js';
 import type { ChatModel } from '../model/types.js';
 import { defineTool, type Tool, type ToolRisk } from '../tools/types.js';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Executor } from '../../src/agents/executor.js';
 import { createSkillTools, defineSkill, SkillRegistry } from '../../src/skills/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
+import { validateSchema } from '../../src/tools/schema.js';
 import type { Tool, ToolContext } from '../../src/tools/types.js';
 import { expectInvariants } from '../support/invariants.js';
 import { recorder } from './helpers.js';
@@ -61,8 +62,11 @@ function ctx(): ToolContext {
   };
 }
 
-const call = async (tool: Tool, args: unknown) =>
-  JSON.parse(String(await tool.execute(tool.parameters.parse(args), ctx())));
+async function call(tool: Tool, args: unknown) {
+  const validated = await validateSchema(tool.parameters, args);
+  if (!validated.success) throw new Error(`invalid arguments: ${JSON.stringify(validated.issues)}`);
+  return JSON.parse(String(await tool.execute(validated.data, ctx())));
+}
 
 describe('invoke_skill', () => {
   it('returns the output as JSON with success: true', async () => {

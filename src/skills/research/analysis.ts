@@ -4,7 +4,7 @@
  * both citing sources as [n].
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { defineSkill } from '../define-skill.js';
 import { formatSources, sourceSchema } from './sources.js';
 

@@ -3,7 +3,7 @@
  * queries, rounds and sources; the scenario sets the prompts' focus.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { defineSkill } from '../define-skill.js';
 
 /** How thorough a research run is. */

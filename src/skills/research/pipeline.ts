@@ -4,7 +4,7 @@
  * the context, each wrapped in a `stage` event.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { SharedMemory } from '../../context/shared-memory.js';
 import { errorMessage } from '../../core/errors.js';
 import type { SkillContext } from '../context.js';

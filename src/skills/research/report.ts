@@ -4,7 +4,7 @@
  * the order they first appear, and listed under "Sources".
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { defineSkill } from '../define-skill.js';
 import { formatSources, type Source, sourceSchema } from './sources.js';
 

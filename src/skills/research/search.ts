@@ -4,7 +4,7 @@
  * a numbered sources list, a `source` event per new source.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import { parseJSONLoose } from '../../model/json.js';
 import { stringifyOutput } from '../../tools/output.js';

@@ -3,7 +3,7 @@
  * a search returns, and deduplication by URL.
  * @module
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** One search hit. */
 export interface SearchResult {
