@@ -6,14 +6,18 @@
  *
  * Run: npx tsx examples/approval-roundtrip.ts
  */
+
+import {
+  ApprovalGate,
+  defineTool,
+  Executor,
+  Guardrails,
+  type InterruptBus,
+  type InterruptRequest,
+  MemoryInterruptBus,
+} from 'tandem-agents';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { Executor } from '../src/agents/executor.js';
-import { ApprovalGate } from '../src/safety/approvals/approval-gate.js';
-import { type InterruptBus, MemoryInterruptBus } from '../src/safety/approvals/interrupt-bus.js';
-import type { InterruptRequest } from '../src/safety/approvals/interrupts.js';
-import { Guardrails } from '../src/safety/guardrails/guardrails.js';
-import { ScriptedModel } from '../src/testing/scripted-model.js';
-import { defineTool } from '../src/tools/types.js';
 
 const deploy = defineTool({
   name: 'deploy',

@@ -9,11 +9,11 @@
  * The sandbox is a LocalProcessSandbox: convenient, NOT an isolation
  * boundary. Use BubblewrapSandbox for untrusted code.
  */
+
+import { defineSkill, EventBus, SkillRegistry } from 'tandem-agents';
+import { LocalProcessSandbox } from 'tandem-agents/sandbox';
+import { ScriptedModel, testRuntime } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { EventBus } from '../src/core/event-bus.js';
-import { LocalProcessSandbox } from '../src/sandbox/index.js';
-import { defineSkill, SkillRegistry } from '../src/skills/index.js';
-import { ScriptedModel, testRuntime } from '../src/testing/index.js';
 
 const runCode = defineSkill({
   id: 'code.run',

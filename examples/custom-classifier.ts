@@ -5,9 +5,8 @@
  *   npx tsx examples/custom-classifier.ts
  */
 
-import { classifyQuery } from '../src/agents/classifier.js';
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import { ScriptedModel } from '../src/testing/index.js';
+import { classifyQuery, Orchestrator } from 'tandem-agents';
+import { ScriptedModel } from 'tandem-agents/testing';
 
 const deliverables = (task: string) =>
   (task.match(/\b(report|chart|summary|email|slide)s?\b/gi) ?? []).length;

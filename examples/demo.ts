@@ -10,13 +10,10 @@
  * OpenAI-compatible server; model from OPENAI_MODEL), else ANTHROPIC_API_KEY
  * (ANTHROPIC_MODEL), else GEMINI_API_KEY / GOOGLE_API_KEY (GEMINI_MODEL).
  */
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import type { TandemEvent } from '../src/core/events.js';
-import { createResilientInvoker } from '../src/model/resilience/resilient-invoker.js';
-import type { ChatModel } from '../src/model/types.js';
-import { createAnthropic } from '../src/providers/anthropic/index.js';
-import { createGemini } from '../src/providers/gemini/index.js';
-import { createOpenAI } from '../src/providers/openai/index.js';
+import { type ChatModel, createResilientInvoker, Orchestrator, type TandemEvent } from 'tandem-agents';
+import { createAnthropic } from 'tandem-agents/anthropic';
+import { createGemini } from 'tandem-agents/gemini';
+import { createOpenAI } from 'tandem-agents/openai';
 import { add, lookupPopulation, scriptedModels, TASK } from './support/population-scenario.js';
 
 /** A real provider when one is configured: OpenAI or a compatible server, Anthropic, or Gemini. */

@@ -8,17 +8,19 @@
  * Run: npx tsx examples/long-conversation.ts
  */
 import {
+  type ChatModel,
   ContextCompressor,
   createContextManager,
+  EventBus,
+  emptyUsage,
+  type Message,
+  type ModelRequest,
   SystemPromptBuilder,
   summaryBodyOf,
+  systemClock,
   TokenCounter,
-} from '../src/context/index.js';
-import { EventBus } from '../src/core/event-bus.js';
-import type { Message } from '../src/core/messages.js';
-import { systemClock } from '../src/core/seams.js';
-import { emptyUsage } from '../src/core/usage.js';
-import type { ChatModel, ModelRequest, ToolSpec } from '../src/model/types.js';
+  type ToolSpec,
+} from 'tandem-agents';
 
 // A scripted summariser: a real deployment passes a cheap model here (e.g. a flash-tier one).
 let summaries = 0;

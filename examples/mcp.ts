@@ -9,10 +9,10 @@
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Executor } from 'tandem-agents';
+import { connectMcp } from 'tandem-agents/mcp';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { Executor } from '../src/agents/index.js';
-import { connectMcp } from '../src/mcp/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
 
 /** The MCP server: a notebook kept in memory. */
 async function serve(): Promise<void> {

@@ -12,11 +12,8 @@
  * model to call a tool, runs it, and sends the result back. With no server
  * configured it explains itself and exits 0.
  */
-import { ModelError } from '../src/core/errors.js';
-import type { Message } from '../src/core/messages.js';
-import { collectStream } from '../src/model/stream.js';
-import type { ToolSpec } from '../src/model/types.js';
-import { createOpenAI } from '../src/providers/openai/index.js';
+import { collectStream, type Message, ModelError, type ToolSpec } from 'tandem-agents';
+import { createOpenAI } from 'tandem-agents/openai';
 
 const baseURL = process.env.OPENAI_BASE_URL;
 const apiKey = process.env.OPENAI_API_KEY;

@@ -13,11 +13,10 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { defineTool, Orchestrator } from 'tandem-agents';
+import { instrument } from 'tandem-agents/otel';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import { instrument } from '../src/otel/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
-import { defineTool } from '../src/tools/types.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

@@ -10,15 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  ApprovalGate,
+  defineTool,
+  Guardrails,
+  MemoryInterruptBus,
+  Orchestrator,
+  type RunState,
+} from 'tandem-agents';
+import { FileCheckpointStore } from 'tandem-agents/fs';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import { FileCheckpointStore } from '../src/fs/index.js';
-import { ApprovalGate } from '../src/safety/approvals/approval-gate.js';
-import { MemoryInterruptBus } from '../src/safety/approvals/interrupt-bus.js';
-import { Guardrails } from '../src/safety/guardrails/guardrails.js';
-import type { RunState } from '../src/state/run-state.js';
-import { ScriptedModel } from '../src/testing/index.js';
-import { defineTool } from '../src/tools/types.js';
 
 const refund = defineTool({
   name: 'refund',

@@ -5,10 +5,10 @@
  *
  *   npx tsx examples/plan-and-execute.ts
  */
+
+import { defineTool, Orchestrator } from 'tandem-agents';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import { ScriptedModel } from '../src/testing/index.js';
-import { defineTool } from '../src/tools/types.js';
 
 const readDoc = defineTool({
   name: 'read_doc',

@@ -8,9 +8,14 @@
  *   npx tsx examples/progress-ui.ts
  */
 import { createParser } from 'eventsource-parser';
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import type { TandemEvent } from '../src/core/events.js';
-import { createProgressStore, type RunProgress, type StepProgress, toSSE } from '../src/state/index.js';
+import {
+  createProgressStore,
+  Orchestrator,
+  type RunProgress,
+  type StepProgress,
+  type TandemEvent,
+  toSSE,
+} from 'tandem-agents';
 import { add, lookupPopulation, scriptedModels } from './support/population-scenario.js';
 
 const models = scriptedModels();

@@ -9,11 +9,11 @@
  *
  * Offline (models are scripted), but without REDIS_URL it only explains and exits.
  */
+
+import { defineTool, Orchestrator } from 'tandem-agents';
+import { queueStepRunner, startStepWorker } from 'tandem-agents/queue';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import { Orchestrator } from '../src/agents/index.js';
-import { queueStepRunner, startStepWorker } from '../src/queue/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
-import { defineTool } from '../src/tools/types.js';
 
 const url = process.env.REDIS_URL;
 if (!url) {

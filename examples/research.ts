@@ -12,19 +12,19 @@
  * For real use, pass `createOpenAI(...)('model')` as the models and a search
  * API client as `search` (any `(query) => [{ title, url, snippet }]`).
  */
-import { AgentRegistry } from '../src/agents/agent-profile.js';
-import { HandoffManager } from '../src/agents/handoff.js';
-import { SharedMemory } from '../src/context/shared-memory.js';
-import { EventBus } from '../src/core/event-bus.js';
 import {
+  AgentRegistry,
   createSkillTools,
+  EventBus,
+  HandoffManager,
   type ResearchOutput,
   rememberResearch,
   researchSkills,
   type SearchFunction,
+  SharedMemory,
   SkillRegistry,
-} from '../src/skills/index.js';
-import { ScriptedModel, testRuntime } from '../src/testing/index.js';
+} from 'tandem-agents';
+import { ScriptedModel, testRuntime } from 'tandem-agents/testing';
 
 const index: Record<string, { title: string; url: string; snippet: string }[]> = {
   'CRDT merge concurrent edits': [

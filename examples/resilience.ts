@@ -6,13 +6,15 @@
  *
  * Run: npx tsx examples/resilience.ts
  */
-import { ModelError } from '../src/core/errors.js';
-import { EventBus } from '../src/core/event-bus.js';
-import { userMessage } from '../src/core/messages.js';
-import { systemClock } from '../src/core/seams.js';
-import type { CompressHook } from '../src/model/invoke.js';
-import { createResilientInvoker } from '../src/model/resilience/resilient-invoker.js';
-import { ScriptedModel } from '../src/testing/scripted-model.js';
+import {
+  type CompressHook,
+  createResilientInvoker,
+  EventBus,
+  ModelError,
+  systemClock,
+  userMessage,
+} from 'tandem-agents';
+import { ScriptedModel } from 'tandem-agents/testing';
 
 const primary = new ScriptedModel(
   [

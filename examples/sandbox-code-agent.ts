@@ -7,10 +7,9 @@
  *   npx tsx examples/sandbox-code-agent.ts
  */
 
-import { Executor } from '../src/agents/executor.js';
-import type { Sandbox } from '../src/core/sandbox.js';
-import { BubblewrapSandbox, createSandboxTools, LocalProcessSandbox } from '../src/sandbox/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
+import { Executor, type Sandbox } from 'tandem-agents';
+import { BubblewrapSandbox, createSandboxTools, LocalProcessSandbox } from 'tandem-agents/sandbox';
+import { ScriptedModel } from 'tandem-agents/testing';
 
 async function openSandbox(): Promise<Sandbox> {
   const check = await BubblewrapSandbox.check();

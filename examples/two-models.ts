@@ -8,10 +8,9 @@
  * Offline on scripted models; with OPENAI_API_KEY set it uses gpt-4.1 as the
  * planner and gpt-4.1-mini as the executor.
  */
-import { Orchestrator } from '../src/agents/orchestrator.js';
-import type { ChatModel } from '../src/model/types.js';
-import { createOpenAI } from '../src/providers/openai/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
+import { type ChatModel, Orchestrator } from 'tandem-agents';
+import { createOpenAI } from 'tandem-agents/openai';
+import { ScriptedModel } from 'tandem-agents/testing';
 
 function models(): { planner: ChatModel; executor: ChatModel } {
   if (process.env.OPENAI_API_KEY) {

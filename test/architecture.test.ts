@@ -19,6 +19,7 @@ const ADAPTERS: Record<string, string[]> = {
   otel: ['core'],
   mcp: ['core', 'model', 'tools'],
   queue: ['core', 'agents', 'state'],
+  net: ['core', 'safety'],
 };
 
 function files(dir: string): string[] {

@@ -4,10 +4,10 @@
  * attempt (a misspelled city until the iterations run out) and is rescued by
  * the planner's enhanced instructions.
  */
+
+import { type ChatModel, defineTool } from 'tandem-agents';
+import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
-import type { ChatModel } from '../../src/model/types.js';
-import { ScriptedModel } from '../../src/testing/index.js';
-import { defineTool } from '../../src/tools/types.js';
 
 const POPULATIONS: Record<string, number> = { lisbon: 545_000, porto: 232_000, braga: 193_000 };
 

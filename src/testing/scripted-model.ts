@@ -64,7 +64,9 @@ export interface ScriptedModelOptions {
 }
 
 /** Thrown when a {@link ScriptedModel} is called more often than its script allows, or left unconsumed. */
-export class ScriptError extends TandemError<'unexpected_call' | 'unconsumed'> {}
+export class ScriptError extends TandemError<'unexpected_call' | 'unconsumed'> {
+  static override readonly brand: string = 'ScriptError';
+}
 
 /**
  * A scripted model.

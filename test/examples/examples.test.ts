@@ -1,6 +1,9 @@
 /**
- * Every example runs offline and exits 0, and the demo also runs against an
- * OpenAI-compatible server (a loopback one here) when OPENAI_BASE_URL is set.
+ * Every example runs as a child process against the BUILT package, as it
+ * would in a user's project: `tandem-agents` and its subpaths resolve through
+ * package.json `exports` to dist/ (tsx gets a tsconfig without the `paths`
+ * that point the typechecker at src/). Each exits 0 and prints what it
+ * promises; the demo also runs on an OpenAI-compatible loopback server.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -9,29 +12,117 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, packageRoot as root } from '../package/built-package.js';
+import { type RedisServer, startRedisServer } from '../support/redis-server.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-const offlineEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC|GEMINI|GOOGLE)_/.test(k)),
-);
+const exec = promisify(execFile);
+// A child process starts tsx and loads the package: slow on a busy 2-core machine, never a hang.
+const CHILD_TIMEOUT_MS = 60_000;
+const offlineEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC|GEMINI|GOOGLE)_|^REDIS_URL$/.test(k)),
+  ),
+  TSX_TSCONFIG_PATH: fileURLToPath(new URL('tsconfig.runtime.json', import.meta.url)),
+};
 
-const examples = readdirSync(`${root}examples`).filter((f) => f.endsWith('.ts'));
+const examples = readdirSync(`${root}examples`)
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
+
+/** What each example must print (ANSI colours stripped); queue.ts runs on a real Redis. */
+const expectedOutput: Record<string, string[]> = {
+  'approval-roundtrip.ts': [
+    'tool_result run_shell: Tool blocked',
+    'tool_result deploy: deployed checkout (v42)',
+    'User denied execution of run_shell. The tool was not executed.',
+    'answer: Checkout is deployed; I did not delete the namespace.',
+  ],
+  'code-skill.ts': ["NameError: name 'numbrs' is not defined", 'mean = 3.875 (after 2 attempt(s))'],
+  'custom-classifier.ts': ['custom classifier routed it: simple', '(planner calls: 0)'],
+  'demo.ts': ['attempt 2 (enhanced)', 'checklist 3/3', 'done status=success'],
+  'long-conversation.ts': [
+    'compression #2: summary',
+    "done: 2 summariser call(s); the caller's history still holds all 241 messages.",
+  ],
+  'mcp.ts': ['← Saved note #2', 'Your notebook has two notes: buy oat milk, and call the plumber.'],
+  'openai-compatible.ts': ['openai-compatible: no server configured, nothing to do.'],
+  'otel.ts': ['execute_tool read_doc', '10 spans; run status=success'],
+  'pause-and-resume.ts': [
+    '[process 1] stopped: interrupted',
+    '[process 2] done: Refunded 12.50 EUR on order A-17. (success)',
+  ],
+  'plan-and-execute.ts': ['re-plan #1', 'status=success revisions=1'],
+  'progress-ui.ts': ['completed (success)', 'checklist 3/3'],
+  'queue.ts': ['→ lisbon dispatched to the queue', '[worker] population({"city":"Porto"})', 'status=success'],
+  'research.ts': ['[handoff] chat → research', '[research] Here is what I found.'],
+  'resilience.ts': [
+    'fallback scripted:primary → scripted:backup (rate_limit)',
+    'compress for context_length',
+  ],
+  'sandbox-code-agent.ts': ['[execute_code] exit code 0', 'Sales summary: rows=3 total=300.00 median=99.50.'],
+  'two-models.ts': ['total: 1308 tokens'],
+};
+
+/** Runs a TypeScript file the way a user does (`node --import tsx`), from the repository root. */
+async function runExample(file: string, env: NodeJS.ProcessEnv = offlineEnv): Promise<string> {
+  const { stdout } = await exec(process.execPath, ['--import', 'tsx', `examples/${file}`], {
+    cwd: root,
+    env,
+    timeout: CHILD_TIMEOUT_MS,
+  });
+  return stripVTControlCharacters(stdout);
+}
+
+beforeAll(assertBuilt);
 
 describe('examples', () => {
-  it.each(examples)('%s runs offline and exits 0', async (file) => {
-    const { stdout } = await run(tsx, [`examples/${file}`], { cwd: root, env: offlineEnv, timeout: 60_000 });
-    expect(stdout.length).toBeGreaterThan(0);
+  it('every example in examples/ has its expected output listed in this test', () => {
+    expect(Object.keys(expectedOutput).sort()).toEqual(examples);
   });
 
-  it('the demo prints the orchestration live and ends in success', async () => {
-    const { stdout } = await run(tsx, ['examples/demo.ts'], { cwd: root, env: offlineEnv, timeout: 60_000 });
-    const plain = stripVTControlCharacters(stdout);
-    expect(plain).toContain('attempt 2 (enhanced)');
-    expect(plain).toContain('checklist 3/3');
-    expect(plain).toContain('done status=success');
+  it('resolve tandem-agents and its subpaths to dist/, as an installed package does', async () => {
+    const script =
+      "for (const s of ['tandem-agents', 'tandem-agents/testing', 'tandem-agents/openai']) console.log(import.meta.resolve(s))";
+    const { stdout } = await exec(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: root,
+        env: offlineEnv,
+      },
+    );
+    expect(stdout.trim().split('\n')).toEqual([
+      `file://${root}dist/index.js`,
+      `file://${root}dist/testing/index.js`,
+      `file://${root}dist/openai/index.js`,
+    ]);
   });
+
+  it.concurrent.each(examples.filter((f) => f !== 'queue.ts'))(
+    '%s runs offline on the built package, exits 0 and prints its expected output',
+    async (file) => {
+      const stdout = await runExample(file);
+      for (const line of expectedOutput[file] ?? []) expect(stdout).toContain(line);
+    },
+    CHILD_TIMEOUT_MS,
+  );
+});
+
+describe('queue example on a real Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.stop());
+
+  it(
+    'queue.ts dispatches both steps to a worker through BullMQ and succeeds',
+    async () => {
+      const stdout = await runExample('queue.ts', { ...offlineEnv, REDIS_URL: redis.url });
+      for (const line of expectedOutput['queue.ts'] ?? []) expect(stdout).toContain(line);
+    },
+    CHILD_TIMEOUT_MS,
+  );
 });
 
 describe('demo on a provider', () => {
@@ -72,20 +163,23 @@ describe('demo on a provider', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('uses the OpenAI-compatible server named by OPENAI_BASE_URL instead of the scripted models', async () => {
-    const { stdout } = await run(tsx, ['examples/demo.ts'], {
-      cwd: root,
-      env: { ...offlineEnv, OPENAI_BASE_URL: baseURL, OPENAI_MODEL: 'local-model' },
-      timeout: 60_000,
-    });
-    const plain = stripVTControlCharacters(stdout);
-    expect(plain).toContain('tandem demo on openai:local-model');
-    expect(plain).toContain('done status=success');
-    expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(seen.every((r) => r.model === 'local-model')).toBe(true);
-    expect(seen[0].messages[0]).toMatchObject({
-      role: 'system',
-      content: expect.stringContaining('needsPlan'),
-    });
-  });
+  it(
+    'uses the OpenAI-compatible server named by OPENAI_BASE_URL instead of the scripted models',
+    async () => {
+      const stdout = await runExample('demo.ts', {
+        ...offlineEnv,
+        OPENAI_BASE_URL: baseURL,
+        OPENAI_MODEL: 'local-model',
+      });
+      expect(stdout).toContain('tandem demo on openai:local-model');
+      expect(stdout).toContain('done status=success');
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen.every((r) => r.model === 'local-model')).toBe(true);
+      expect(seen[0].messages[0]).toMatchObject({
+        role: 'system',
+        content: expect.stringContaining('needsPlan'),
+      });
+    },
+    CHILD_TIMEOUT_MS,
+  );
 });

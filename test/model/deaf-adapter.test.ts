@@ -134,9 +134,13 @@ describe('a provider that stalls every call', () => {
     const response = await runtime.clock.run(invoker.invoke({ messages: [{ role: 'user', content: 'hi' }] }));
     expect(response.message.content).toEqual([{ type: 'text', text: 'ok' }]);
     expect(runtime.clock.now()).toBe(10_000);
-    const off = createResilientInvoker({ models: [deafModel(), backup], runtime, stream: { generateTimeoutMs: 0 } });
-    await expect(runtime.clock.run(off.invoke({ messages: [{ role: 'user', content: 'hi' }] }))).rejects.toThrow(
-      /no timer is left/,
-    );
+    const off = createResilientInvoker({
+      models: [deafModel(), backup],
+      runtime,
+      stream: { generateTimeoutMs: 0 },
+    });
+    await expect(
+      runtime.clock.run(off.invoke({ messages: [{ role: 'user', content: 'hi' }] })),
+    ).rejects.toThrow(/no timer is left/);
   });
 });

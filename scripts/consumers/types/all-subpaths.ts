@@ -1,0 +1,74 @@
+/**
+ * Type-checked, never run: every subpath of the package imported with its
+ * types, under the module resolution of the tsconfig that includes it
+ * (copied to .mts and .cts for node16 / nodenext). The `@ts-expect-error`
+ * lines fail the check if an import resolved to `any` instead of real types.
+ */
+import {
+  type ChatModel,
+  type CheckpointStore,
+  defineTool,
+  Executor,
+  type ExecutorResult,
+  ModelError,
+  Orchestrator,
+  type TandemEvent,
+} from 'tandem-agents';
+import { fromAISDK } from 'tandem-agents/ai-sdk';
+import { createAnthropic } from 'tandem-agents/anthropic';
+import { FileCheckpointStore } from 'tandem-agents/fs';
+import { createGemini } from 'tandem-agents/gemini';
+import { connectMcp } from 'tandem-agents/mcp';
+import { createOpenAI } from 'tandem-agents/openai';
+import { instrument } from 'tandem-agents/otel';
+import { queueStepRunner } from 'tandem-agents/queue';
+import { RedisCheckpointStore } from 'tandem-agents/redis';
+import { LocalProcessSandbox } from 'tandem-agents/sandbox';
+import { FakeClock, ScriptedModel } from 'tandem-agents/testing';
+import { z } from 'zod';
+
+const add = defineTool({
+  name: 'add',
+  description: 'Add two numbers',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+export const models: ChatModel[] = [
+  new ScriptedModel([{ text: 'hi' }]),
+  createOpenAI({ apiKey: 'k' })('gpt-4o-mini'),
+  createAnthropic({ apiKey: 'k' })('claude-sonnet-4-5'),
+  createGemini({ apiKey: 'k' })('gemini-2.5-flash'),
+];
+
+export const stores: CheckpointStore[] = [
+  new FileCheckpointStore({ dir: '.tandem' }),
+  new RedisCheckpointStore({ connection: 'redis://127.0.0.1:6379' }),
+];
+
+export async function everySubpath(): Promise<ExecutorResult['status']> {
+  const executor = new Executor({ model: models[0]!, tools: [add], runtime: { clock: new FakeClock() } });
+  const run = new Orchestrator({ planner: models[0]!, executor: models[0]! }).run('task');
+  const stop: () => void = instrument(run);
+  run.on('tool_call', (event: Extract<TandemEvent, { type: 'tool_call' }>) => event.name.toUpperCase());
+  stop();
+  const sandbox = await LocalProcessSandbox.create();
+  const mcp = await connectMcp({ command: 'node', args: ['server.js'] });
+  const runner = queueStepRunner({ connection: 'redis://127.0.0.1:6379' });
+  const aiModel: ChatModel = fromAISDK(null as unknown as Parameters<typeof fromAISDK>[0]);
+  const error = new ModelError('rate_limit', 'slow down');
+  void [sandbox, mcp, runner, aiModel, error.kind satisfies string];
+  return (await executor.run('2 + 3?').result).status;
+}
+
+// @ts-expect-error: an Executor needs a model
+new Executor({ tools: [add] });
+defineTool({
+  name: 'x',
+  description: 'x',
+  parameters: z.object({ a: z.number() }),
+  // @ts-expect-error: tool arguments are typed from the schema (a number has no trim)
+  execute: ({ a }) => a.trim(),
+});
+// @ts-expect-error: not a ModelError kind
+new ModelError('no_such_kind', 'x');
