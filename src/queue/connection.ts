@@ -6,6 +6,7 @@
  * @module
  */
 import type { Redis, RedisOptions } from 'ioredis';
+import { type Clock, systemClock } from '../core/seams.js';
 import { QueueError } from './errors.js';
 
 /** An ioredis client (duplicated, never closed by the adapter), ioredis options, or a `redis://` URL. */
@@ -24,6 +25,21 @@ export async function loadBullMQ(): Promise<BullMQ> {
   }
 }
 
+/** How long a QUIT may wait on a connection that is up but whose server has stopped answering. */
+const QUIT_DEADLINE_MS = 2_000;
+
+async function closeOwned(client: Redis, clock: Clock): Promise<void> {
+  if (client.status === 'ready') {
+    let cancel: (() => void) | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      cancel = clock.setTimer(QUIT_DEADLINE_MS, resolve);
+    });
+    await Promise.race([client.quit().catch(ignoreConnectionError), deadline]);
+    cancel?.();
+  }
+  client.disconnect();
+}
+
 function isClient(connection: QueueConnection): connection is Redis {
   return typeof connection === 'object' && typeof (connection as Redis).duplicate === 'function';
 }
@@ -33,7 +49,10 @@ export class OwnedConnections {
   private readonly owned: Redis[] = [];
   private base?: Promise<Redis>;
 
-  constructor(private readonly connection: QueueConnection) {}
+  constructor(
+    private readonly connection: QueueConnection,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** A command connection usable by BullMQ (shared by its queues) and for PUBLISH / SET. */
   main(): Promise<Redis> {
@@ -49,11 +68,15 @@ export class OwnedConnections {
     return client;
   }
 
-  /** Quits every connection this object created. */
+  /**
+   * Closes every connection this object created: QUIT on a ready connection,
+   * else a plain disconnect, since these connections queue commands while
+   * Redis is down and a QUIT would wait for a reconnect that may never come.
+   */
   async close(): Promise<void> {
     const clients = this.owned.splice(0);
     this.base = undefined;
-    await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
+    await Promise.all(clients.map((client) => closeOwned(client, this.clock)));
   }
 
   private async create(): Promise<Redis> {

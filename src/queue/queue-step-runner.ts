@@ -72,9 +72,9 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
       'queueStepRunner: pass `connection` (a client, options or a URL) or `queue`',
     );
   }
-  const connections = new OwnedConnections(source);
-  const queueName = options.queue?.name ?? options.queueName ?? DEFAULT_QUEUE_NAME;
   const clock = options.clock ?? systemClock;
+  const connections = new OwnedConnections(source, clock);
+  const queueName = options.queue?.name ?? options.queueName ?? DEFAULT_QUEUE_NAME;
   const jobOptions: JobsOptions = {
     removeOnComplete: { age: 3_600 },
     removeOnFail: { age: 86_400 },

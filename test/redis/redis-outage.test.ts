@@ -152,6 +152,20 @@ describe.each(variants)('Redis outage during an approval wait (%s)', (_name, bas
     expect(await waiting).toBeUndefined();
   });
 
+  it('queue connections close within their QUIT deadline on a stalled (connected, silent) Redis', async () => {
+    const clock = new FakeClock();
+    const queue = new OwnedConnections({ port: server.port }, clock);
+    const clients = [await queue.main(), await queue.subscriber()];
+    for (const c of clients) await c.ping();
+    await admin.call('CLIENT', 'PAUSE', '60000', 'ALL');
+
+    const closing = queue.close();
+    expect(await settledYet(closing)).toBe(false);
+    await clock.advance(2_000);
+    expect(await settledYet(closing)).toBe(true);
+    expect(clients.map((c) => c.status)).not.toContain('ready');
+  });
+
   it('the approval gate applies the timeout default and the model reads why, not a client error', async () => {
     const clock = new FakeClock();
     const bus = newBus(clock);
@@ -260,7 +274,8 @@ describe.each(variants)('Redis outage during an approval wait (%s)', (_name, bas
       await expect(waiting).rejects.toMatchObject({ kind: 'aborted' });
       await bus.close();
       await store.close();
-      for (const c of queueClients) c.disconnect();
+      // The queue's own connections close while Redis is down: QUIT would wait for a reconnect forever.
+      await queue.close();
     } finally {
       process.off('uncaughtException', onUncaught);
       errors.mockRestore();
