@@ -14,6 +14,7 @@ import { addUsage, type Usage } from '../core/usage.js';
 import type { ModelInvoker } from '../model/invoke.js';
 import { StreamInterruptedError } from '../model/resilience/errors.js';
 import type { FinishReason, ModelRequest, ModelResponse } from '../model/types.js';
+import { classifyToolError } from '../tools/error-category.js';
 import { type PreparedCall, prepareToolCalls } from '../tools/prepare.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolOutcome, ToolRunner } from '../tools/runner.js';
@@ -31,11 +32,11 @@ import { BatchResults, pendingBatch, toolOnlyOutput } from './executor-results.j
 import {
   budgetWarning,
   callKey,
-  ERROR_STREAK_LIMIT,
   LENGTH_CONTINUE_PROMPT,
-  RECOVERY_NOTE,
+  LENGTH_ROLLBACK_NOTE,
   RepetitionGuard,
   repetitionNote,
+  toolErrorNote,
 } from './loop-safety.js';
 import { abortErrorOf } from './run.js';
 
@@ -151,11 +152,11 @@ export class ExecutorLoop {
     let request: ModelRequest = { ...deps.base, messages: run.messages };
     const tools = deps.registry.specs();
     if (tools.length > 0) request.tools = tools;
-    const budget = budgetWarning(this.iterations, deps.limits.maxIterations);
+    const text = this.notes.length > 0 ? this.notes.join('\n\n') : undefined;
+    // The budget warning rides on a tool result only (the seed's rule): a bare reminder would read as a user turn.
     const lastIsTool = run.messages[run.messages.length - 1]?.role === 'tool';
-    let note = this.notes.length > 0 ? this.notes.join('\n\n') : undefined;
-    if (budget && lastIsTool) note = note ? `${note}\n\n${budget}` : budget;
-    const restore = note ? attachNote(run.messages, note) : undefined;
+    const budget = lastIsTool ? budgetWarning(this.iterations, deps.limits.maxIterations) : undefined;
+    const restore = text || budget ? attachNote(run.messages, { text, budget }) : undefined;
     try {
       const context = run.context;
       if (context) request = await context.prepareRequest(request, { signal: run.signal, emit: run.emit });
@@ -190,7 +191,7 @@ export class ExecutorLoop {
       if (part.type === 'tool_call') (calls ??= []).push(part);
       else if (part.type === 'text') text += part.text;
     }
-    if (calls) return this.actOn(message, calls);
+    if (calls) return response.finishReason === 'length' ? this.rollBack() : this.actOn(message, calls);
     if (text.trim() === '') return this.onEmpty(response);
     this.emptyReplies = 0;
     this.accept(message);
@@ -240,6 +241,35 @@ export class ExecutorLoop {
       `${this.deps.invoker.id}: empty reply (no text, no tool calls) after ${this.emptyReplies + 1} attempts`,
     );
     throw new RunError('model', cause.message, { cause });
+  }
+
+  /**
+   * A reply cut by the output length limit while it called tools: none of its
+   * calls runs — arguments that parse may still be cut short of what the model
+   * meant — and it is not kept. The next request asks for a shorter reply,
+   * within the continuation budget; past it the execution ends `partial`.
+   */
+  private rollBack(): ExecutorResult | undefined {
+    this.iterations++;
+    const { limits, invoker } = this.deps;
+    const message = 'Reply cut by the output length limit while calling tools; its tool calls were not run';
+    if (this.continuations >= limits.maxLengthContinuations) {
+      const error = new RunError(
+        'length',
+        `${message} (after ${this.continuations} continuation attempt(s))`,
+      );
+      return this.result(this.partialOutput(), 'partial', error);
+    }
+    this.continuations++;
+    // Its text may already have streamed: the event says it is void and a new reply follows.
+    this.run.emit.emit('retry', {
+      model: invoker.id,
+      attempt: this.continuations,
+      delayMs: 0,
+      error: { kind: 'length', message },
+    });
+    if (!this.notes.includes(LENGTH_ROLLBACK_NOTE)) this.notes.push(LENGTH_ROLLBACK_NOTE);
+    return undefined;
   }
 
   private async actOn(message: AssistantMessage, calls: ToolCallPart[]): Promise<ExecutorResult | undefined> {
@@ -336,7 +366,7 @@ export class ExecutorLoop {
     this.toolCalls += outcomes.length;
     this.toolTurns++;
     this.lastOutcomes = results.outcomes();
-    this.noteTurn(calls, outcomes);
+    this.noteTurn(calls, this.lastOutcomes);
     return undefined;
   }
 
@@ -347,21 +377,30 @@ export class ExecutorLoop {
     return this.run.onCheckpoint?.(messages);
   }
 
-  /** Sets the notes the next request carries. */
+  /**
+   * Sets the notes the next request carries: a repetition note naming the
+   * repeated call, and after a failing turn the recovery hint for the
+   * category of its first failure (the critical note once the streak is long).
+   * `outcomes` answers `calls` one to one, in call order.
+   */
   private noteTurn(calls: readonly PreparedCall[], outcomes: readonly ToolOutcome[]): void {
+    let key = '';
     let lastName = '';
-    for (const prepared of calls) {
-      const name = prepared.tool?.name ?? prepared.call.name;
-      const args = prepared.args === undefined ? prepared.call.arguments : prepared.args;
-      this.repetition.push(callKey(name, args));
-      lastName = name;
+    for (let i = 0; i < calls.length; i++) {
+      const prepared = calls[i]!;
+      lastName = prepared.tool?.name ?? prepared.call.name;
+      key = callKey(lastName, prepared.args === undefined ? prepared.call.arguments : prepared.args);
+      this.repetition.push(key, outcomes[i]?.content);
     }
-    const repeated = repetitionNote(lastName, this.repetition.streak());
+    const streak = this.repetition.streak();
+    const args = key.slice(lastName.length + 1);
+    const sameResult = this.repetition.sameResults(streak);
+    const repeated = repetitionNote({ toolName: lastName, args, sameResult }, streak);
     if (repeated) this.notes.push(repeated);
-    let failed = false;
-    for (const outcome of outcomes) if (outcome.isError) failed = true;
-    this.errorStreak = failed ? this.errorStreak + 1 : 0;
-    if (this.errorStreak >= ERROR_STREAK_LIMIT) this.notes.push(RECOVERY_NOTE);
+    // The seed's rule: the turn's first failure speaks for the turn.
+    const failure = outcomes.find((o) => o.isError);
+    this.errorStreak = failure ? this.errorStreak + 1 : 0;
+    if (failure) this.notes.push(toolErrorNote(classifyToolError(failure.content), this.errorStreak));
   }
 
   /** Appends an accepted model turn; the notes it was sent with are spent. */
@@ -417,9 +456,14 @@ export class ExecutorLoop {
   private exhausted(): ExecutorResult {
     const max = this.deps.limits.maxIterations;
     const error = new RunError('max_iterations', `Stopped after ${max} iteration(s) without a final answer`);
-    const output =
-      this.pendingText || this.retriedAnswer || (this.lastOutcomes ? toolOnlyOutput(this.lastOutcomes) : '');
-    return this.result(output, 'partial', error);
+    return this.result(this.partialOutput(), 'partial', error);
+  }
+
+  /** The best answer of an execution cut short: text so far, a standing answer, or the last tool results. */
+  private partialOutput(): string {
+    return (
+      this.pendingText || this.retriedAnswer || (this.lastOutcomes ? toolOnlyOutput(this.lastOutcomes) : '')
+    );
   }
 
   private result(output: string, status: ExecutorResult['status'], error?: TandemError): ExecutorResult {

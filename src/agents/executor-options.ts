@@ -72,7 +72,7 @@ export interface ExecutorOptions {
   toolLimiter?: ToolLimiter;
   /** Tool output longer than this is truncated for the model. Default: the tool runner's. */
   maxOutputChars?: number;
-  /** Continuation requests after a reply cut by the length limit. Default 2. */
+  /** Continuation requests after a reply cut by the length limit, and rollbacks of one with tool calls. Default 2. */
   maxLengthContinuations?: number;
   /** Consecutive turns calling unknown tools before the run stops. Default 3. */
   maxInvalidToolTurns?: number;

@@ -22,6 +22,7 @@ import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ModelTiers } from '../model/resilience/tiers.js';
 import type { ChatModel } from '../model/types.js';
+import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { AgentProfile, AgentRegistry } from './agent-profile.js';
 import { Executor } from './executor.js';
@@ -29,7 +30,7 @@ import type { ExecutorOptions, ExecutorResult } from './executor-options.js';
 import { type ArtifactTransfer, moveArtifacts } from './handoff-artifacts.js';
 import { buildHandoffInput } from './handoff-input.js';
 import { DEFAULT_MAX_HANDOFFS, type HandoffRecord, HandoffSession } from './handoff-session.js';
-import { handoffNameGate, handoffTools } from './handoff-tools.js';
+import { handoffToolFamily } from './handoff-tools.js';
 
 /** Executor options every agent of the manager shares. */
 export type SharedExecutorOptions = Pick<
@@ -127,6 +128,11 @@ export class HandoffManager {
     for (const profile of options.agents.list()) this.modelOf(profile);
   }
 
+  /** Whether `agent` is one of the manager's agents. */
+  has(agent: string): boolean {
+    return this.options.agents.has(agent);
+  }
+
   /** A fresh session whose first agent is `agent`. */
   session(agent: string): HandoffSession {
     this.options.agents.require(agent);
@@ -196,15 +202,13 @@ export class HandoffManager {
     const model = this.modelOf(profile);
     const targets = (profile.handoffs ?? []).map((name) => this.options.agents.require(name));
     const userPrepare = options.executor?.prepareRequest;
+    const tools = new ToolRegistry([...(profile.tools ?? []), ...(options.tools?.(profile) ?? [])]);
+    tools.registerFamily(handoffToolFamily(session, profile.name, targets));
     return new Executor({
       ...options.executor,
       model,
       invoker: countingInvoker(options.invoker?.(model) ?? directInvoker(model), usage),
-      tools: [
-        ...(profile.tools ?? []),
-        ...(options.tools?.(profile) ?? []),
-        ...handoffTools(session, profile.name, targets),
-      ],
+      tools,
       instructions: profile.instructions,
       name: profile.name,
       tier: profile.tier,
@@ -212,7 +216,6 @@ export class HandoffManager {
       temperature: profile.temperature,
       sandbox: profile.sandbox,
       runtime: this.runtime,
-      gate: handoffNameGate(session, profile.name, options.executor?.gate),
       prepareRequest: (request, info) => {
         if (session.pending) throw new HandoffTransfer('handoff', `handed off to ${session.pending.to}`);
         return userPrepare ? userPrepare(request, info) : request;

@@ -4,6 +4,7 @@
  * notes they add to the next model request.
  * @module
  */
+import { TOOL_RECOVERY_HINTS, type ToolErrorCategory } from '../tools/error-category.js';
 
 /** Calls remembered for repetition detection. */
 export const REPETITION_WINDOW = 5;
@@ -15,12 +16,28 @@ export const ERROR_STREAK_LIMIT = 3;
 export const LENGTH_CONTINUE_PROMPT =
   '[System: Your previous response was truncated by the output length limit. Continue exactly where you left off. Do not restart or repeat prior text. Finish the answer directly.]';
 
-/** The note sent after {@link ERROR_STREAK_LIMIT} turns in a row had a failing tool call. */
-export const RECOVERY_NOTE = `CRITICAL: You have failed ${ERROR_STREAK_LIMIT} consecutive tool calls. Stop repeating what failed. Read the error messages, check the arguments against each tool's schema, and try a different tool or approach — or give your final answer now, explaining what failed.`;
+/**
+ * The note sent instead of running the tool calls of a reply cut by the
+ * output length limit: their arguments may be cut, and a call that happens to
+ * parse may still be missing what the model meant to write.
+ */
+export const LENGTH_ROLLBACK_NOTE =
+  '[System: Your previous response was cut off by the output length limit while writing tool calls, so it was discarded and none of its tool calls ran. Respond again more briefly: make fewer or smaller tool calls (split large arguments across several calls), or give your final answer.]';
+
+/**
+ * The note after a turn with a failing tool call: a one-line recovery hint for
+ * the failure's category and, from the {@link ERROR_STREAK_LIMIT}th failing
+ * turn in a row, the critical note naming that category.
+ */
+export function toolErrorNote(category: ToolErrorCategory, streak: number): string {
+  const hint = TOOL_RECOVERY_HINTS[category];
+  if (streak < ERROR_STREAK_LIMIT) return `[Tool error: ${category}] ${hint}`;
+  return `CRITICAL: You have failed ${streak} consecutive tool calls (last error: ${category}). ${hint} Stop repeating what failed: try a different tool or approach — or give your final answer now, explaining what failed.`;
+}
 
 /**
  * A cheap, stable key of a tool call: the tool name and its arguments,
- * normalised ({@link normaliseArgs}) and serialised with sorted keys. Equal
+ * normalised ({@link stableJson}) and serialised with sorted keys. Equal
  * keys mean the model repeated itself even if it reformatted the call.
  */
 export function callKey(toolName: string, args: unknown): string {
@@ -80,17 +97,22 @@ function normaliseString(raw: string): string {
 }
 
 /**
- * Remembers the last {@link REPETITION_WINDOW} call keys and reports how many
- * identical calls end the sequence. Counts calls, not turns: two identical
- * calls in one turn already count two.
+ * Remembers the last {@link REPETITION_WINDOW} call keys, with what each call
+ * returned, and reports how many identical calls end the sequence. Counts
+ * calls, not turns: two identical calls in one turn already count two.
  */
 export class RepetitionGuard {
   private readonly keys: string[] = [];
+  private readonly results: (string | undefined)[] = [];
 
-  /** Records one call. */
-  push(key: string): void {
-    if (this.keys.length === REPETITION_WINDOW) this.keys.shift();
+  /** Records one call and, when known, the result the model saw. */
+  push(key: string, result?: string): void {
+    if (this.keys.length === REPETITION_WINDOW) {
+      this.keys.shift();
+      this.results.shift();
+    }
     this.keys.push(key);
+    this.results.push(result);
   }
 
   /** Length of the run of identical keys at the end (0 when empty). */
@@ -102,17 +124,53 @@ export class RepetitionGuard {
     while (n < keys.length && keys[keys.length - 1 - n] === last) n++;
     return n;
   }
+
+  /** Whether the last `count` calls all got the same, known result. */
+  sameResults(count: number): boolean {
+    const results = this.results;
+    const last = results[results.length - 1];
+    if (last === undefined || count > results.length) return false;
+    for (let i = results.length - count; i < results.length - 1; i++) if (results[i] !== last) return false;
+    return true;
+  }
 }
 
-/** The note for a repetition streak: mild at 2, strong at 3 or more, none below. */
-export function repetitionNote(toolName: string, streak: number): string | undefined {
+/** A call the model repeated, as a repetition note describes it. */
+export interface RepeatedCall {
+  toolName: string;
+  /** The arguments as shown to the model (normalised JSON, capped). */
+  args: string;
+  /** Every repetition returned the same result; the note only then says so. */
+  sameResult: boolean;
+}
+
+/** Longest rendering of repeated arguments in a note. */
+const REPEATED_ARGS_CHARS = 200;
+
+/**
+ * The note for a repetition streak: mild at 2, strong at 3 or more, none
+ * below. It names the call; it claims the same result only when the results
+ * were the same.
+ */
+export function repetitionNote(call: RepeatedCall, streak: number): string | undefined {
+  if (streak < 2) return undefined;
+  const args = capArgs(call.args);
+  const what = `${call.toolName} with the same arguments (${args})`;
   if (streak >= 3) {
-    return `[Repetition detected] You called ${toolName} with identical arguments ${streak} times in a row. You MUST change strategy now. Do NOT retry the same call again: use different arguments or another tool, or give your final answer with what you have.`;
+    const outcome = call.sameResult ? ', getting the same result each time' : '';
+    return `[Repetition detected] You called ${what} ${streak} times in a row${outcome}. You MUST change strategy now. Do NOT retry the same call again: use different arguments or another tool, or give your final answer with what you have.`;
   }
-  if (streak === 2) {
-    return `[Repetition detected] You called ${toolName} with the same arguments twice in a row and got the same result. Try a DIFFERENT strategy: change the arguments, use another tool, or answer with what you already know.`;
-  }
-  return undefined;
+  const outcome = call.sameResult ? ' and got the same result' : '';
+  return `[Repetition detected] You called ${what} twice in a row${outcome}. Try a DIFFERENT strategy: change the arguments, use another tool, or answer with what you already know.`;
+}
+
+function capArgs(args: string): string {
+  if (args.length <= REPEATED_ARGS_CHARS) return args;
+  let end = REPEATED_ARGS_CHARS;
+  // Half a surrogate pair is invalid UTF-16 to a provider.
+  const code = args.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${args.slice(0, end)}…`;
 }
 
 /**

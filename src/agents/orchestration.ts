@@ -9,7 +9,7 @@ import { emptyUsage } from '../core/usage.js';
 import { classifyTask } from './classify-task.js';
 import type { OrchestrationParts } from './orchestration-parts.js';
 import { stage } from './orchestration-stage.js';
-import { DEFAULT_SKILL_MODES, type OrchestratorResult } from './orchestrator-options.js';
+import { DEFAULT_SKILL_MODES, type OrchestratorResult, type SkillMode } from './orchestrator-options.js';
 import { PlannedRun } from './planned-run.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -32,9 +32,10 @@ export class Orchestration {
       if (verdict.blocked)
         throw new RunError('guardrail', `Input blocked: ${verdict.reason ?? 'policy violation'}`);
     }
-    if (mode) return this.explicit(task, mode);
+    const unknownMode = mode && !this.isMode(mode) ? mode : undefined;
+    if (mode && !unknownMode) return this.explicit(task, mode);
     if (!state.complexity) {
-      const routed = await this.route(task);
+      const routed = await this.route(task, unknownMode);
       if (routed) return routed;
       const classification = await stage(this.bus, 'classifying', () =>
         classifyTask(task, this.parts.options.classify ?? 'auto', this.parts.planner, {
@@ -53,21 +54,47 @@ export class Orchestration {
     return this.finish(await new PlannedRun(this.parts, this.bus, this.recorder, this.signal).run(task));
   }
 
-  private async route(task: string): Promise<OrchestratorResult | undefined> {
+  /** Whether `mode` names a dedicated skill mode or an agent of `handoffs`. */
+  private isMode(mode: string): boolean {
+    return !!this.skillMode(mode) || !!this.parts.options.handoffs?.has(mode);
+  }
+
+  /** The dedicated skill mode `mode` names, when there are skills to run it. */
+  private skillMode(mode: string): SkillMode | undefined {
+    const { skills, skillModes = DEFAULT_SKILL_MODES } = this.parts.options;
+    // Own keys only: a mode such as "constructor" is not a skill mode.
+    return skills && Object.hasOwn(skillModes, mode) ? skillModes[mode] : undefined;
+  }
+
+  /**
+   * Routes with the router, when there is one. An explicit mode that names
+   * nothing falls through to it (seed 003), and its `routing` event says so;
+   * with no router to fall through to, that mode is a configuration error.
+   */
+  private async route(task: string, unknownMode?: string): Promise<OrchestratorResult | undefined> {
     const { router, handoffs } = this.parts.options;
-    if (!router || !handoffs) return undefined;
+    if (!router || !handoffs) {
+      if (unknownMode === undefined) return undefined;
+      throw new ConfigError(
+        `Unknown mode "${unknownMode}": not a skill mode or an agent, and no router to fall through to`,
+      );
+    }
     const routing = await stage(this.bus, 'routing', () =>
-      router.route(task, { signal: this.signal, emit: this.bus }),
+      router.route(task, { signal: this.signal, emit: this.bus.scope({ agent: 'router' }) }),
     );
-    this.bus.emit('routing', routing);
+    const note = unknownMode === undefined ? undefined : `Unknown mode "${unknownMode}", routed instead`;
+    this.bus.emit(
+      'routing',
+      note ? { ...routing, reason: routing.reason ? `${note}: ${routing.reason}` : note } : routing,
+    );
     if (routing.agent === router.defaultAgent) return undefined;
     return this.agent(task, routing.agent);
   }
 
-  /** An explicit mode: a named agent, or a dedicated skill mode (no model turn). */
+  /** An explicit mode (see {@link isMode}): a dedicated skill mode (no model turn), or a named agent. */
   private async explicit(task: string, mode: string): Promise<OrchestratorResult> {
-    const { skills, handoffs } = this.parts.options;
-    const skillMode = (this.parts.options.skillModes ?? DEFAULT_SKILL_MODES)[mode];
+    const { skills } = this.parts.options;
+    const skillMode = this.skillMode(mode);
     this.bus.emit('routing', {
       agent: mode,
       confidence: 1,
@@ -91,11 +118,6 @@ export class Orchestration {
         revisions: 0,
         usage: emptyUsage(),
       });
-    }
-    if (!handoffs) {
-      throw new ConfigError(
-        `Unknown mode "${mode}": not a skill mode and no handoffs (agents) are configured`,
-      );
     }
     return this.agent(task, mode);
   }

@@ -22,6 +22,7 @@ import type { ExecutorOptions } from './executor-options.js';
 import type { FinalizeReducer } from './finalizer.js';
 import type { HandoffManager } from './handoff.js';
 import type { Plan } from './plan.js';
+import type { PlannerOptions } from './planner.js';
 import type { CheckpointErrorPolicy, CheckpointReport } from './run-recorder.js';
 import type { StepRunner } from './step-job-types.js';
 import type { TodoStore } from './todo.js';
@@ -72,7 +73,7 @@ export interface OrchestratorOptions {
   stepTimeoutMs?: number;
   /** Re-plans after a FAIL verdict. Default 1. */
   maxReplans?: number;
-  /** Cap per dependency finding in a step's prompt. Default 2000 chars. */
+  /** Cap per finding in a step's prompt. Default 2000 chars. */
   maxFindingChars?: number;
   /** Where the checklist lives. Default: a file in `sandbox` when given, else memory. */
   todoStore?: TodoStore;
@@ -94,6 +95,12 @@ export interface OrchestratorOptions {
   approvals?: ApprovalGate;
   /** Wraps each model for calling (retry, fallback). Default: direct calls. */
   invoker?: (model: ChatModel) => ModelInvoker;
+  /**
+   * Options for the planner built on `planner` (attempts, retry delays,
+   * `fallbackToSingleStep`, `jsonMode`, prompts, …). Its model, invoker and
+   * runtime are the orchestrator's.
+   */
+  plannerOptions?: Partial<Omit<PlannerOptions, 'model' | 'invoker' | 'runtime'>>;
   /** Options for the executors (iterations, tier, streaming, context management, …). */
   executorOptions?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'runtime'>>;
   /** Specialist agents: `mode: '<agent>'` runs one directly; with `router`, the router picks one. */

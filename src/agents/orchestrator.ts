@@ -8,7 +8,7 @@
 import { ConfigError, RunError } from '../core/errors.js';
 import { EventBus } from '../core/event-bus.js';
 import { type Runtime, resolveRuntime } from '../core/seams.js';
-import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import { emptyUsage, type Usage } from '../core/usage.js';
 import { directInvoker } from '../model/invoke.js';
 import { parseRunState, type RunState } from '../state/run-state.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -52,7 +52,7 @@ export class Orchestrator {
   /** Pausing with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
   private readonly defersApprovals: boolean;
 
-  /** @throws ConfigError for an unknown `onCheckpointError`. */
+  /** @throws ConfigError for an unknown `onCheckpointError` or invalid `plannerOptions`. */
   constructor(options: OrchestratorOptions) {
     const policy = options.onCheckpointError;
     if (policy !== undefined && policy !== 'warn' && policy !== 'fail') {
@@ -82,6 +82,7 @@ export class Orchestrator {
       runtime: this.runtime,
       tools,
       planner: new Planner({
+        ...options.plannerOptions,
         model: options.planner,
         invoker: invoke(options.planner),
         runtime: this.runtime,
@@ -155,8 +156,7 @@ export class Orchestrator {
     signal: AbortSignal | undefined,
     mode?: string,
   ): OrchestratorRun {
-    const bus = new EventBus({ runId: initial.runId, clock: this.runtime.clock });
-    bus.on('usage', (e) => addUsage(usage, e.usage));
+    const bus = new EventBus({ runId: initial.runId, clock: this.runtime.clock, usage });
     const recorder = new RunRecorder(
       {
         store: this.options.checkpoints,

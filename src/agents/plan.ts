@@ -123,7 +123,8 @@ export const planStepSchema: z.ZodType<PlanStep> = z.preprocess(
 /** A plan before the DAG checks (used to validate revisions, which are checked after merging). */
 export const planDraftSchema = z.object({
   title: z.string().trim().min(1, 'The plan needs a title'),
-  summary: z.string().default(''),
+  // Step prompts quote the summary; an empty one is re-asked like a missing title.
+  summary: z.string({ error: 'The plan needs a summary' }).trim().min(1, 'The plan needs a summary'),
   steps: z.array(planStepSchema).min(1, 'The plan must have at least one step'),
 });
 

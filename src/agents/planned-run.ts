@@ -46,7 +46,9 @@ export class PlannedRun {
     const records = new Map<string, StepRecord>();
     let order: StepRecord[];
     if (state.plan) {
-      plan = planSchema.parse(state.plan);
+      // States saved before a summary was required hold `summary: ''`; the title stands in for it.
+      const saved = state.plan as { summary?: string; title?: string };
+      plan = planSchema.parse({ ...saved, summary: saved.summary?.trim() || saved.title });
       for (const saved of state.steps) {
         const step = saved.step as unknown as PlanStep;
         // A step that was running when the state was saved continues from its saved conversation.
@@ -156,7 +158,7 @@ export class PlannedRun {
             runId: bus.runId,
             plan,
             step: record.step,
-            findings: findingsFor(record.step, records),
+            findings: findingsFor(record.step, records, order),
             todo: await this.todo.read(),
             attempts: record.attempts,
           };

@@ -24,6 +24,7 @@ import {
   generateWithRetry,
   StructuredOutputError,
 } from '../model/json.js';
+import { preview } from '../model/json-candidates.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import {
   type Plan,
@@ -271,12 +272,18 @@ export class Planner {
     } catch (error) {
       if (!(error instanceof StructuredOutputError)) throw error;
       const failedKind = kind === 'invalid_plan' && error.kind === 'model_failed' ? 'model_failed' : kind;
-      throw new PlanError(failedKind, `${FAILURE_TEXT[failedKind]}: ${error.message}`, {
-        cause: error,
-        attempts: error.attempts,
-        lastReply: error.text,
-        usage: error.usage,
-      });
+      // The reply itself, cut short, so a log line alone shows what the model said (seed: first 200 chars).
+      const reply = error.text?.trim() ? ` Response was: ${preview(error.text)}` : '';
+      throw new PlanError(
+        failedKind,
+        `${FAILURE_TEXT[failedKind]}: ${error.message.replace(/\.?$/, '.')}${reply}`,
+        {
+          cause: error,
+          attempts: error.attempts,
+          lastReply: error.text,
+          usage: error.usage,
+        },
+      );
     } finally {
       addUsage(this.usage, usage);
       if (options.usage) addUsage(options.usage, usage);

@@ -46,7 +46,7 @@ export interface RouteOptions {
   /** An explicit mode; when it names an agent, that agent is chosen without a model call. */
   mode?: string;
   signal?: AbortSignal;
-  /** Receives `retry` events. */
+  /** Receives `retry` events and one `usage` event per routing call. */
   emit?: Emitter;
   /** Added into in place with the call's usage. */
   usage?: Usage;
@@ -149,6 +149,8 @@ export class Router {
     } finally {
       addUsage(this.usage, usage);
       if (options.usage) addUsage(options.usage, usage);
+      // Without the event, a routed run's total would leave the routing call out.
+      options.emit?.emit('usage', { model: this.invoker.id, usage, total: { ...this.usage } });
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * A plan step as a self-contained job: everything a step needs (the plan,
- * the step, its dependencies' findings, the checklist, a saved conversation
+ * the step, the findings it starts with, the checklist, a saved conversation
  * to continue) as plain JSON, and its outcome. The orchestrator runs jobs
  * in-process by default; a `stepRunner` may send them elsewhere (e.g. the
  * `tandem-agents/queue` workers), where `Orchestrator.runStep` runs them.

@@ -1,8 +1,8 @@
 /**
  * The prompts a plan step runs with: the step's system prompt (plan summary,
- * the step, suggested tools and files, findings of the steps it depends on,
- * and on a retry the enhanced instructions and the previous error) and its
- * user message.
+ * the step, suggested tools and files, findings of the steps it depends on —
+ * of the earlier steps when it declares none — and on a retry the enhanced
+ * instructions and the previous error) and its user message.
  * @module
  */
 import type { Plan, PlanStep } from './plan.js';
@@ -18,7 +18,7 @@ export interface StepFinding {
 export interface StepPromptInput {
   plan: Plan;
   step: PlanStep;
-  /** Findings of the steps `step` depends on. */
+  /** Findings of the steps `step` depends on or, when it declares none, of the earlier steps. */
   findings: readonly StepFinding[];
   /** Cap per finding, in characters. */
   maxFindingChars: number;
@@ -54,7 +54,10 @@ export function stepSystemPrompt(input: StepPromptInput): string {
   if (step.tools.length) lines.push(`Suggested tools: ${step.tools.join(', ')}`);
   if (step.expectedFiles.length) lines.push(`Files: ${step.expectedFiles.join(', ')}`);
   if (input.findings.length) {
-    lines.push('', 'Findings of the steps this one depends on:');
+    lines.push(
+      '',
+      step.dependsOn.length ? 'Findings of the steps this one depends on:' : 'Findings of earlier steps:',
+    );
     for (const f of input.findings)
       lines.push(`- ${f.stepId} (${f.description}):\n${cap(f.output, input.maxFindingChars)}`);
   }

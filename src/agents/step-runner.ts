@@ -26,7 +26,7 @@ export type AttemptMode = 'normal' | 'enhanced' | 'takeover';
 /** What the ladder needs from the orchestrator. */
 export interface StepLadderDeps {
   plan: Plan;
-  /** Outputs of the steps this one depends on. */
+  /** The findings the step starts with (see {@link findingsFor}). */
   findings: readonly StepFinding[];
   executor: Executor;
   /** Runs the planner model as an agent for takeovers. */
@@ -58,15 +58,32 @@ export function stepView(record: StepRecord): PlanStepView {
   return { id, description, dependsOn: [...dependsOn], status: record.status };
 }
 
-/** Outputs of the completed steps `step` depends on. */
-export function findingsFor(step: PlanStep, records: ReadonlyMap<string, StepRecord>): StepFinding[] {
-  const out: StepFinding[] = [];
-  for (const dep of step.dependsOn) {
-    const rec = records.get(dep);
-    if (rec?.status === 'completed')
-      out.push({ stepId: dep, description: rec.step.description, output: rec.output });
+/**
+ * The findings `step` starts with: the outputs of the completed steps it
+ * depends on or, when it declares no dependencies, of every completed step
+ * before it in `order` (the plan's order; default: the order of `records`),
+ * as DESIGN.md's "findings of earlier steps" and seed 000 have it.
+ */
+export function findingsFor(
+  step: PlanStep,
+  records: ReadonlyMap<string, StepRecord>,
+  order: Iterable<StepRecord> = records.values(),
+): StepFinding[] {
+  const earlier: StepRecord[] = [];
+  if (step.dependsOn.length) {
+    for (const dep of step.dependsOn) {
+      const rec = records.get(dep);
+      if (rec) earlier.push(rec);
+    }
+  } else {
+    for (const rec of order) {
+      if (rec.step.id === step.id) break;
+      earlier.push(rec);
+    }
   }
-  return out;
+  return earlier
+    .filter((rec) => rec.status === 'completed')
+    .map((rec) => ({ stepId: rec.step.id, description: rec.step.description, output: rec.output }));
 }
 
 /**
@@ -83,6 +100,8 @@ export async function runStepLadder(
 ): Promise<void> {
   const { step } = record;
   const emit = deps.emit.scope({ stepId: step.id });
+  // The planner model's work on the step (enhanced instructions, a takeover) is tagged as the planner's.
+  const planner = emit.scope({ agent: 'planner' });
   const base = {
     plan: deps.plan,
     step,
@@ -98,7 +117,8 @@ export async function runStepLadder(
   ): Promise<AttemptOutcome> => {
     const history = 'history' in from ? from.history : undefined;
     record.attempts += history ? 0 : 1;
-    emit.emit('plan_step_started', { step: stepView(record), attempt: record.attempts, mode });
+    const stepEmit = mode === 'takeover' ? planner : emit;
+    stepEmit.emit('plan_step_started', { step: stepView(record), attempt: record.attempts, mode });
     let fullSystem = system;
     if (!history) {
       const todo = await deps.todo();
@@ -108,7 +128,7 @@ export async function runStepLadder(
     const input = 'user' in from ? from.user : [];
     const outcome = await runAttempt(executor, fullSystem, input, history, deps, signal, emit, step.id, mode);
     if (!outcome.ok) {
-      emit.emit('plan_step_failed', {
+      stepEmit.emit('plan_step_failed', {
         error: { kind: outcome.kind, message: outcome.error },
         willRetry: mode !== 'takeover',
       });
@@ -129,7 +149,7 @@ export async function runStepLadder(
   if (!outcome.ok && mode === 'normal') {
     const failed = outcome;
     const enhanced = await deps.planner
-      .enhanceStepInstructions(step, failed.error, failed.output, { signal, emit })
+      .enhanceStepInstructions(step, failed.error, failed.output, { signal, emit: planner })
       .catch((error: unknown) => {
         if (signal.aborted) throw error;
         return undefined;

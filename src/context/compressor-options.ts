@@ -56,12 +56,19 @@ export interface CompressOptions {
 /** What a compression did. `messages` is a new array; the input is never modified. */
 export interface CompressionResult {
   messages: Message[];
-  /** False when the input was returned unchanged (under target, or nothing between head and tail). */
+  /**
+   * False when the input was returned unchanged (under target, nothing between head and tail, or
+   * nothing that would make the request smaller).
+   */
   compressed: boolean;
+  /** The method applied; with `fallback: 'unchanged'`, the last one tried. */
   method?: EventPayloads['compression']['method'];
+  /** Set when a result would not have made the request smaller; see the `compression` event. */
+  fallback?: EventPayloads['compression']['fallback'];
   /** Why nothing was done, or why the compressor had to truncate. */
   reason?: string;
   tokensBefore: number;
+  /** Tokens of the request sent, the `systemNote` included when one is returned. Never above `tokensBefore`. */
   tokensAfter: number;
   messagesBefore: number;
   messagesAfter: number;

@@ -3,11 +3,12 @@
  * its threshold, prune old tool outputs; if that is not enough, summarise
  * the middle with a cheap model; if summarising fails, truncate — always
  * keeping the head, a token-budgeted tail and every tool call with its
- * results, and always saying what was done in a `compression` event.
+ * results, never sending a request bigger than the one it replaces, and
+ * always saying what was done in a `compression` event.
  * @module
  */
 import { errorMessage, isAbortError } from '../core/errors.js';
-import type { Emitter } from '../core/events.js';
+import type { Emitter, EventPayloads } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import { findFittingTailStart, findHeadEnd, findTailStart } from './compressor-boundaries.js';
@@ -16,11 +17,17 @@ import { resolveContextWindow } from './model-table.js';
 import { summarizeTurns } from './summarize.js';
 import { placeBetween } from './summary-placement.js';
 import { COMPACTION_NOTE, formatSummary, summaryBodyOf } from './summary-prompt.js';
+import { withCompactionNote } from './system-note.js';
 import { TokenCounter } from './token-counter.js';
 import { pruneToolOutputs } from './tool-output-pruning.js';
 import { sanitizeToolPairs } from './tool-pairs.js';
 
 const NO_SUMMARIZER = 'no summarizer configured';
+const SUMMARY_NOT_SMALLER = 'a summary would not shrink the request';
+const NOTHING_SMALLER = 'neither a summary nor a truncation would shrink the request';
+
+type Method = NonNullable<CompressionResult['method']>;
+type Done = (method: Method, out: readonly Message[], extra: Partial<CompressionResult>) => CompressionResult;
 
 /**
  * Compresses conversations. Keeps per instance the summary it last wrote
@@ -113,28 +120,38 @@ export class ContextCompressor {
    * Compresses `request.messages` so the whole request fits the target:
    * prune old tool outputs; else summarise the middle; else (summariser
    * missing or failing) truncate to the head and the newest messages that
-   * fit, with a notice in their place. Rejects only on abort.
+   * fit, with a notice in their place. A summary that would not make the
+   * request smaller gives way to a truncation, and a truncation that would
+   * not either leaves the request as it is (`fallback` says which; counts
+   * include the compaction note a first compaction adds). Rejects only on
+   * abort.
    */
   async compress(
     request: Pick<ModelRequest, 'system' | 'tools' | 'messages'>,
     options: CompressOptions = {},
   ): Promise<CompressionResult> {
-    const messages = request.messages;
+    const { messages, system, tools } = request;
     const counter = this.counter;
-    const fixed = counter.count({ system: request.system, tools: request.tools, messages: [] });
+    const fixed = counter.count({ system, tools, messages: [] });
     const counts = messages.map((m) => counter.countMessage(m));
     const tokensBefore = fixed + sum(counts, 0, counts.length);
     const target = options.targetTokens ?? this.target;
-    const unchanged = (reason: string): CompressionResult => ({
-      messages: messages.slice(),
-      compressed: false,
-      reason,
-      tokensBefore,
-      tokensAfter: tokensBefore,
-      messagesBefore: messages.length,
-      messagesAfter: messages.length,
-      fits: tokensBefore <= target,
-    });
+    const emit = options.emit ?? this.emit;
+    const unchanged = (reason: string, extra: Partial<CompressionResult> = {}): CompressionResult => {
+      const result: CompressionResult = {
+        messages: messages.slice(),
+        compressed: false,
+        reason,
+        tokensBefore,
+        tokensAfter: tokensBefore,
+        messagesBefore: messages.length,
+        messagesAfter: messages.length,
+        fits: tokensBefore <= target,
+        ...extra,
+      };
+      if (result.fallback) emit?.emit('compression', compressionEvent(result));
+      return result;
+    };
     if (tokensBefore <= target) return unchanged('under target');
 
     const headEnd = findHeadEnd(messages, this.o.protectFirst);
@@ -142,78 +159,100 @@ export class ContextCompressor {
     const tailStart = findTailStart(messages, counts, headEnd, tailBudget, this.o.minTailMessages);
     if (tailStart <= headEnd) return unchanged('nothing between the protected head and tail');
 
-    const emit = options.emit ?? this.emit;
-    const done = (
-      method: CompressionResult['method'],
-      out: readonly Message[],
-      extra: Partial<CompressionResult>,
-    ) =>
-      this.finish(method, out, { fixed, tokensBefore, messagesBefore: messages.length, target, emit, extra });
+    // Summaries and truncations compact turns: the first one adds the note to the system prompt.
+    const fixedCompacted =
+      this.compactions > 0
+        ? fixed
+        : counter.count({ system: withCompactionNote(system), tools, messages: [] });
+    const done: Done = (method, out, extra) => {
+      const result = this.finish(method, out, method === 'prune' ? fixed : fixedCompacted, target, extra);
+      const full = { ...result, tokensBefore, messagesBefore: messages.length };
+      emit?.emit('compression', compressionEvent(full));
+      return full;
+    };
+    const shrinks = (out: readonly Message[]) => fixedCompacted + counter.countMessages(out) < tokensBefore;
 
     const pruned = pruneToolOutputs(messages, headEnd, tailStart, this.o.pruneMinChars);
     if (pruned.pruned > 0 && fixed + counter.countMessages(pruned.messages) <= target) {
       return done('prune', pruned.messages, {});
     }
-
-    const middle = messages.slice(headEnd, tailStart);
-    const previous = findSummary(middle);
-    let failure = NO_SUMMARIZER;
-    if (this.summarizer) {
-      try {
-        const body = await summarizeTurns(middle, {
-          summarizer: this.summarizer,
-          counter,
-          previous,
-          maxTokens: this.summaryBudget(sum(counts, headEnd, tailStart), target),
-          inputChars: this.o.summarizerInputChars,
-          signal: options.signal,
-        });
-        this.lastSummary = body;
-        const out = placeBetween(
-          messages.slice(0, headEnd),
-          formatSummary(body),
-          messages.slice(tailStart),
-          this.o.alternateRoles,
-        );
-        return done('summary', sanitizeToolPairs(out), { summary: body });
-      } catch (error) {
-        if (isAbortError(error) || options.signal?.aborted) throw error;
-        failure = `summary failed: ${errorMessage(error)}`;
-      }
+    const previous = findSummary(messages.slice(headEnd, tailStart));
+    const summary = await this.summarize(
+      messages,
+      counts,
+      headEnd,
+      tailStart,
+      target,
+      previous,
+      options.signal,
+    );
+    if (typeof summary !== 'string' && shrinks(summary.out)) {
+      this.lastSummary = summary.body;
+      return done('summary', summary.out, { summary: summary.body });
     }
+    const failure = typeof summary === 'string' ? summary : SUMMARY_NOT_SMALLER;
     const prunedCounts = pruned.messages.map((m) => counter.countMessage(m));
-    return this.truncate(pruned.messages, prunedCounts, headEnd, fixed, target, previous, failure, done);
+    const budget = target - fixedCompacted - sum(prunedCounts, 0, headEnd);
+    const out = this.truncate(pruned.messages, prunedCounts, headEnd, budget, previous, failure);
+    if (shrinks(out)) {
+      const fallback = failure === SUMMARY_NOT_SMALLER ? { fallback: 'truncate' as const } : {};
+      return done('truncate', out, { reason: failure, ...fallback });
+    }
+    const reason =
+      failure === SUMMARY_NOT_SMALLER
+        ? NOTHING_SMALLER
+        : `${failure}; a truncation would not shrink the request`;
+    return unchanged(reason, { method: 'truncate', fallback: 'unchanged' });
   }
 
+  // The conversation with the middle summarised, or why there is none (no summariser, or it failed).
+  private async summarize(
+    messages: readonly Message[],
+    counts: readonly number[],
+    headEnd: number,
+    tailStart: number,
+    target: number,
+    previous: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ out: readonly Message[]; body: string } | string> {
+    if (!this.summarizer) return NO_SUMMARIZER;
+    try {
+      const body = await summarizeTurns(messages.slice(headEnd, tailStart), {
+        summarizer: this.summarizer,
+        counter: this.counter,
+        previous,
+        maxTokens: this.summaryBudget(sum(counts, headEnd, tailStart), target),
+        inputChars: this.o.summarizerInputChars,
+        signal,
+      });
+      const head = messages.slice(0, headEnd);
+      const tail = messages.slice(tailStart);
+      const out = sanitizeToolPairs(placeBetween(head, formatSummary(body), tail, this.o.alternateRoles));
+      return { out, body };
+    } catch (error) {
+      if (isAbortError(error) || signal?.aborted) throw error;
+      return `summary failed: ${errorMessage(error)}`;
+    }
+  }
+
+  // The head, a notice, and the newest contiguous messages that fit `budget` with the notice.
   private truncate(
     messages: readonly Message[],
     counts: readonly number[],
     headEnd: number,
-    fixed: number,
-    target: number,
+    budget: number,
     previous: string | undefined,
     reason: string,
-    done: (
-      method: CompressionResult['method'],
-      out: readonly Message[],
-      extra: Partial<CompressionResult>,
-    ) => CompressionResult,
-  ): CompressionResult {
+  ): readonly Message[] {
     // The notice's size barely depends on the count it names: size it for the largest.
     const noticeTokens =
       this.counter.countText(truncationNotice(messages.length, reason, previous)) +
       this.counter.messageOverhead;
-    const budget = target - fixed - sum(counts, 0, headEnd) - noticeTokens;
-    const tailStart = findFittingTailStart(messages, counts, headEnd, budget);
-    const dropped = tailStart - headEnd;
-    const notice = truncationNotice(dropped, reason, previous);
-    const out = placeBetween(
-      messages.slice(0, headEnd),
-      notice,
-      messages.slice(tailStart),
-      this.o.alternateRoles,
+    const tailStart = findFittingTailStart(messages, counts, headEnd, budget - noticeTokens);
+    const notice = truncationNotice(tailStart - headEnd, reason, previous);
+    return sanitizeToolPairs(
+      placeBetween(messages.slice(0, headEnd), notice, messages.slice(tailStart), this.o.alternateRoles),
     );
-    return done('truncate', sanitizeToolPairs(out), { reason });
   }
 
   // 20 % of what is summarised, within the configured bounds and a quarter of the target.
@@ -226,42 +265,40 @@ export class ContextCompressor {
     return Math.max(256, Math.min(byRatio, Math.floor(target / 4)));
   }
 
+  // A compressed result; the caller adds what it measured before compressing.
   private finish(
-    method: CompressionResult['method'],
+    method: Method,
     out: readonly Message[],
-    ctx: {
-      fixed: number;
-      tokensBefore: number;
-      messagesBefore: number;
-      target: number;
-      emit: Emitter | undefined;
-      extra: Partial<CompressionResult>;
-    },
-  ): CompressionResult {
-    const tokensAfter = ctx.fixed + this.counter.countMessages(out);
+    fixed: number,
+    target: number,
+    extra: Partial<CompressionResult>,
+  ): Omit<CompressionResult, 'tokensBefore' | 'messagesBefore'> {
+    const tokensAfter = fixed + this.counter.countMessages(out);
     let systemNote: string | undefined;
     if (method !== 'prune' && this.compactions++ === 0) systemNote = COMPACTION_NOTE;
-    ctx.emit?.emit('compression', {
-      tokensBefore: ctx.tokensBefore,
-      tokensAfter,
-      messagesBefore: ctx.messagesBefore,
-      messagesAfter: out.length,
-      method: method!,
-      ...(ctx.extra.reason ? { reason: ctx.extra.reason } : {}),
-    });
     return {
       messages: out.slice(),
       compressed: true,
       method,
-      tokensBefore: ctx.tokensBefore,
       tokensAfter,
-      messagesBefore: ctx.messagesBefore,
       messagesAfter: out.length,
-      fits: tokensAfter <= ctx.target,
+      fits: tokensAfter <= target,
       ...(systemNote ? { systemNote } : {}),
-      ...ctx.extra,
+      ...extra,
     };
   }
+}
+
+function compressionEvent(result: CompressionResult): EventPayloads['compression'] {
+  return {
+    tokensBefore: result.tokensBefore,
+    tokensAfter: result.tokensAfter,
+    messagesBefore: result.messagesBefore,
+    messagesAfter: result.messagesAfter,
+    method: result.method!,
+    ...(result.reason ? { reason: result.reason } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
+  };
 }
 
 function truncationNotice(dropped: number, reason: string, previous: string | undefined): string {

@@ -8,10 +8,10 @@
 import type { Emitter } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { CompressHook } from '../model/invoke.js';
-import type { ModelRequest, SystemPart } from '../model/types.js';
+import type { ModelRequest } from '../model/types.js';
 import { ContextCompressor } from './compressor.js';
 import type { CompressionResult, ContextCompressorOptions } from './compressor-options.js';
-import { COMPACTION_NOTE } from './summary-prompt.js';
+import { withCompactionNote } from './system-note.js';
 import { TokenCounter } from './token-counter.js';
 
 /** Options of {@link createContextManager}. */
@@ -45,7 +45,7 @@ export interface ContextManager {
   prepareRequest(request: ModelRequest, info?: PrepareInfo): Promise<ModelRequest>;
   /** For the model invoker: compresses a rejected request to fit the provider's `contextLimit`. */
   compressHook: CompressHook;
-  /** Tokens of the last request prepared or recovered. */
+  /** Tokens of the last request prepared or recovered, as sent (the compaction note included). */
   readonly lastCount: number;
   /** Forgets compressions and counts (a new conversation). */
   reset(): void;
@@ -144,10 +144,18 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     tally = undefined;
   };
 
-  const finalRequest = (request: ModelRequest, messages: Message[]): ModelRequest => {
-    const note = compaction?.compacted ? COMPACTION_NOTE : undefined;
-    if (messages === request.messages && !note) return request;
-    return { ...request, messages, system: withNote(request.system, note) };
+  // The system prompt as sent: with the note once turns were compacted.
+  const systemFor = (
+    system: ModelRequest['system'],
+    compacted = compaction?.compacted,
+  ): ModelRequest['system'] => (compacted ? withCompactionNote(system) : system);
+  const fixedOf = (request: ModelRequest): number =>
+    counter.count({ system: systemFor(request.system), tools: request.tools, messages: [] });
+
+  const finalRequest = (request: ModelRequest, messages: Message[], compacted?: boolean): ModelRequest => {
+    const system = systemFor(request.system, compacted);
+    if (messages === request.messages && system === request.system) return request;
+    return { ...request, messages, system };
   };
 
   return {
@@ -169,19 +177,18 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       lastSignal = info.signal;
       const current = compactionFor(source);
       const base = current?.length ?? 0;
-      const fixed = counter.count({ system: request.system, tools: request.tools, messages: [] });
-      let total = fixed + (current?.tokens ?? 0) + countTail(source, base);
+      let total = fixedOf(request) + (current?.tokens ?? 0) + countTail(source, base);
       let messages = current ? [...current.messages, ...source.slice(base)] : (source as Message[]);
 
       if (compressor.shouldCompress(total) && total >= retryAt) {
         const result = await compressor.compress(
-          { system: request.system, tools: request.tools, messages },
+          { system: systemFor(request.system), tools: request.tools, messages },
           { signal: info.signal, emit: lastEmit },
         );
         if (result.compressed) {
           remember(source, source.length, result);
           messages = result.messages;
-          total = result.tokensAfter;
+          total = fixedOf(request) + compaction!.tokens;
         }
         retryAt = compressor.shouldCompress(total) ? total + Math.ceil(compressor.threshold * 0.1) : 0;
       }
@@ -208,26 +215,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         emit: lastEmit,
       });
       if (!result.compressed || result.tokensAfter >= before) return undefined;
-      if (lastSent && request.messages === lastSent.messages)
-        remember(lastSent.source, lastSent.length, result);
-      lastCount = result.tokensAfter;
-      const recovered = finalRequest(request, result.messages);
-      if (lastSent && request.messages === lastSent.messages) {
-        lastSent = { ...lastSent, messages: recovered.messages };
-      }
+      const ours = lastSent !== undefined && request.messages === lastSent.messages;
+      if (ours) remember(lastSent!.source, lastSent!.length, result);
+      const recovered = finalRequest(request, result.messages, result.method !== 'prune');
+      lastCount = counter.count(recovered);
+      if (ours) lastSent = { ...lastSent!, messages: recovered.messages };
       return recovered;
     },
   };
-}
-
-/** `system` with `note` appended to its dynamic end, once. */
-function withNote(system: ModelRequest['system'], note: string | undefined): ModelRequest['system'] {
-  if (!note) return system;
-  if (!system) return note;
-  if (typeof system === 'string') return system.includes(note) ? system : `${system}\n\n${note}`;
-  if (system.some((part) => part.text.includes(note))) return system;
-  const parts: SystemPart[] = [...system, { text: note }];
-  return parts;
 }
 
 /** Options of {@link contextPerConversation}: the compressor's, sharing one counter. */

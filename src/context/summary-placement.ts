@@ -1,8 +1,9 @@
 /**
  * Where a summary (or truncation notice) goes between the kept head and
  * tail: its own message when roles can still alternate, else merged into the
- * first tail message (seed §46). Tool results count as the user side, as
- * providers that require alternation see them.
+ * first tail message, separated from its text by a blank line (seed §46).
+ * Tool results count as the user side, as providers that require
+ * alternation see them.
  * @module
  */
 import type { AssistantMessage, Message } from '../core/messages.js';
@@ -49,19 +50,29 @@ export function placeBetween(
   return [...head, mergeInto(first as Exclude<Message, { role: 'tool' }>, text), ...tail.slice(1)];
 }
 
+// The merged text is its own part, ended by a blank line when text follows: adapters that join text
+// parts (OpenAI's chat format takes one string) would otherwise glue it to the original text.
 function mergeInto(message: Exclude<Message, { role: 'tool' }>, text: string): Message {
   if (message.role === 'user') {
     if (typeof message.content === 'string')
       return { role: 'user', content: `${text}\n\n${message.content}` };
-    return { role: 'user', content: [{ type: 'text', text }, ...message.content] };
+    return {
+      role: 'user',
+      content: [{ type: 'text', text: separated(text, message.content) }, ...message.content],
+    };
   }
   // Reasoning blocks must stay first in an assistant turn (Anthropic thinking).
   let at = 0;
   while (message.content[at]?.type === 'reasoning') at++;
+  const rest = message.content.slice(at);
   const content: AssistantMessage['content'] = [
     ...message.content.slice(0, at),
-    { type: 'text', text },
-    ...message.content.slice(at),
+    { type: 'text', text: separated(text, rest) },
+    ...rest,
   ];
   return { role: 'assistant', content };
+}
+
+function separated(text: string, following: ReadonlyArray<{ type: string }>): string {
+  return following.some((part) => part.type === 'text') ? `${text}\n\n` : text;
 }

@@ -1,6 +1,6 @@
 /**
- * The per-run event bus: `seq` numbering, typed listeners on eventemitter3,
- * and async-iterator consumption with backpressure.
+ * The per-run event bus: `seq` numbering, the run's usage total, typed
+ * listeners on eventemitter3, and async-iterator consumption with backpressure.
  *
  * Slow consumers. Each async iterator has its own queue. Nothing is dropped:
  * when a queue holds `highWaterMark` events (default 1024), producers that
@@ -16,6 +16,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type { Emitter, EventPayloads, EventTags, EventType, TandemEvent } from './events.js';
 import type { Clock } from './seams.js';
+import { addUsage, emptyUsage, type Usage } from './usage.js';
 
 /** Options of an {@link EventBus}. */
 export interface EventBusOptions {
@@ -25,6 +26,11 @@ export interface EventBusOptions {
   highWaterMark?: number;
   /** Called with errors thrown by listeners. Default: `console.error`. */
   onListenerError?: (error: unknown, event: TandemEvent) => void;
+  /**
+   * The run's usage so far (a resumed run's saved total). Every `usage` event
+   * adds its `usage` into it in place. Default: zero.
+   */
+  usage?: Usage;
 }
 
 type Listener<T extends EventType> = (event: TandemEvent<T>) => void;
@@ -52,6 +58,12 @@ class IteratorQueue {
 /** Emits a run's events to listeners and async iterators. */
 export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   readonly runId: string;
+  /**
+   * The run's running total: the sum of every `usage` event's `usage`. The
+   * bus stamps it as each `usage` event's `total`, so the total is the whole
+   * run's whichever component (executor, planner, verifier…) emitted the call.
+   */
+  readonly usage: Usage;
   private seq = 0;
   private ended = false;
   private readonly clock: Clock;
@@ -64,6 +76,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
 
   constructor(options: EventBusOptions) {
     this.runId = options.runId;
+    this.usage = options.usage ?? emptyUsage();
     this.clock = options.clock;
     this.highWaterMark = Math.max(2, options.highWaterMark ?? 1024);
     this.onListenerError =
@@ -86,6 +99,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
     const event = { type, runId: this.runId, seq: ++this.seq, at: this.clock.now() } as TandemEvent;
     if (tags) Object.assign(event, tags);
     Object.assign(event, payload);
+    if (event.type === 'usage') event.total = { ...addUsage(this.usage, event.usage) };
     if (type === 'complete' || type === 'error') this.ended = true;
     for (const queue of this.queues) {
       if (queue.waiting) {

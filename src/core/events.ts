@@ -110,7 +110,18 @@ export interface EventPayloads {
     messagesAfter: number;
     method: 'prune' | 'summary' | 'truncate';
     reason?: string;
+    /**
+     * Set when a result would not have made the request smaller: `truncate`,
+     * a summary gave way to this truncation; `unchanged`, nothing was smaller
+     * and the request is sent as it was (`method` names the last one tried).
+     */
+    fallback?: 'truncate' | 'unchanged';
   };
+  /**
+   * One model call (or one planner operation, failed attempts included):
+   * `usage` is its own, `total` the run's so far — the run's event bus
+   * stamps it, whichever component emitted the event.
+   */
   usage: { model: string; usage: Usage; total: Usage };
   parallel_start: { ids: string[] };
   parallel_complete: { ids: string[]; durationMs: number };

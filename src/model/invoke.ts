@@ -7,14 +7,13 @@
  */
 import { abortable } from '../core/abortable.js';
 import type { Emitter } from '../core/events.js';
+import { type CompressHook, callWithContextRecovery } from './resilience/context-recovery.js';
+import { isVisiblePart } from './resilience/visible.js';
 import { StreamAggregator } from './stream.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
 
-/** Why and how much a request must shrink; returned request replaces it, `undefined` = cannot shrink. */
-export type CompressHook = (
-  request: ModelRequest,
-  info: { reason: 'context_length' | 'payload_too_large'; contextLimit?: number },
-) => Promise<ModelRequest | undefined>;
+// The seam's type lives with the recovery that calls it; agents and the context layer import it from here.
+export type { CompressHook };
 
 /** Options of one invocation. */
 export interface InvokeOptions {
@@ -73,20 +72,36 @@ export function streamOnce(
   return abortable(pump(), signal);
 }
 
-/** An invoker with no retry or fallback: one call, streamed when possible. */
+/**
+ * An invoker with no retry or fallback: one call, streamed when possible.
+ * With `options.compress` it still recovers from context-size errors (the
+ * seam's contract: compress, call again, at most 3 times; a bare 400 on a
+ * long conversation counts), unless output was already shown.
+ */
 export function directInvoker(model: ChatModel): ModelInvoker {
   return {
     id: model.id,
     model,
     invoke(request, options = {}) {
-      if (model.stream && options.stream !== false) {
-        return streamOnce(
-          model as ChatModel & { stream: NonNullable<ChatModel['stream']> },
-          request,
-          options,
-        );
-      }
-      return abortable(model.generate(request, { signal: options.signal }), options.signal);
+      const { compress, signal } = options;
+      if (!compress) return callOnce(model, request, options);
+      let shown = false;
+      const watched: InvokeOptions = {
+        ...options,
+        onPart: (part) => {
+          if (!shown) shown = isVisiblePart(part);
+          options.onPart?.(part);
+        },
+      };
+      const attempt = (smaller: ModelRequest) => callOnce(model, smaller, watched);
+      return callWithContextRecovery(model, request, compress, attempt, () => !shown && !signal?.aborted);
     },
   };
+}
+
+function callOnce(model: ChatModel, request: ModelRequest, options: InvokeOptions): Promise<ModelResponse> {
+  if (model.stream && options.stream !== false) {
+    return streamOnce(model as ChatModel & { stream: NonNullable<ChatModel['stream']> }, request, options);
+  }
+  return abortable(model.generate(request, { signal: options.signal }), options.signal);
 }

@@ -1,13 +1,13 @@
 /**
  * JSON out of model replies. Models wrap JSON in code fences, surround it with
  * prose, emit several blocks, or write it slightly broken (trailing commas,
- * single quotes, cut off at the token limit). {@link extractJSON} finds the
- * value with a real brace scanner, {@link parseJSONLoose} parses it (repairing
- * with `jsonrepair` when needed), and {@link generateObject} asks the model
- * again — telling it what was wrong — until the reply matches a zod schema.
+ * single quotes, cut off at the token limit). {@link extractJSON} and
+ * {@link parseJSONLoose} find the value by one rule (candidates in order,
+ * repaired when needed), {@link parseWithSchema} takes the first candidate a
+ * zod schema accepts, and {@link generateObject} asks the model again —
+ * telling it what was wrong — until the reply holds one.
  * @module
  */
-import { jsonrepair } from 'jsonrepair';
 import { prettifyError, type z } from 'zod/v4';
 import { AbortError, errorMessage, isAbortError, ModelError, TandemError } from '../core/errors.js';
 import type { Emitter } from '../core/events.js';
@@ -15,6 +15,7 @@ import { type Message, textOf, userMessage } from '../core/messages.js';
 import { type Clock, sleep, systemClock } from '../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import type { ModelInvoker } from './invoke.js';
+import { findJSON, type JsonShape, type Verdict } from './json-candidates.js';
 import type { ModelRequest, ModelResponse } from './types.js';
 
 /** Why a reply could not be turned into the value asked for. */
@@ -56,144 +57,52 @@ export class StructuredOutputError extends TandemError<StructuredOutputErrorKind
   }
 }
 
-/** Which top-level JSON value a caller wants. Without it objects are preferred over arrays. */
-export type JsonShape = 'object' | 'array';
+export type { JsonShape } from './json-candidates.js';
 
 /** Options of {@link extractJSON} and {@link parseJSONLoose}. */
 export interface ExtractOptions {
   expect?: JsonShape;
 }
 
-const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g;
-const JSON_FENCE_LANGS = new Set(['', 'json', 'json5', 'jsonc']);
-const PREVIEW_CHARS = 200;
-
 /**
- * The JSON text inside a model reply, or `undefined` when it holds none.
+ * The JSON text of the value in a model reply, ready for `JSON.parse`, or
+ * `undefined` when the reply holds none.
  *
- * Order: the bodies of ```` ```json ```` / ```` ``` ```` fences, then the
- * whole text. Within each, the first balanced `{…}` (or `[…]`) that parses
- * wins; braces inside strings do not count, and nesting depth is unlimited.
- * An object is preferred over an earlier array (prose like "see [1]" is valid
- * JSON) unless `expect` says otherwise. When nothing parses, the first
- * balanced candidate is returned, else an unclosed one up to the end of the
- * text (a reply cut off mid-value), for the caller to repair.
+ * One rule for every reply: the bracketed values are candidates, tried in
+ * order — the bodies of ```` ```json ```` / ```` ``` ```` fences, then the text
+ * outside fences, then fences in other languages; within each, an enclosing
+ * value before the values inside it. A candidate is parsed as is, else
+ * repaired with `jsonrepair` (trailing commas, single quotes, comments, a
+ * tail cut off at the token limit: the repaired text is returned). The first
+ * candidate of the `expect`ed shape wins. Brackets inside strings do not
+ * count, and nesting depth is unlimited. Without `expect` an object beats an
+ * earlier array (prose like "see [1]" is valid JSON), and a top-level array
+ * is returned whole.
  */
 export function extractJSON(text: string, options: ExtractOptions = {}): string | undefined {
-  let loose: string | undefined;
-  for (const match of text.matchAll(FENCE)) {
-    if (!JSON_FENCE_LANGS.has(match[1]!.trim().toLowerCase())) continue;
-    const found = scanForJSON(match[2]!, options.expect);
-    if (found.parsed !== undefined) return found.parsed;
-    loose ??= found.loose;
-  }
-  const found = scanForJSON(text, options.expect);
-  return found.parsed ?? loose ?? found.loose;
+  const found = findJSON(text, options.expect, accept);
+  return found.ok ? found.json : undefined;
 }
 
 /**
- * The JSON value inside a model reply: {@link extractJSON}, then `JSON.parse`,
- * then `jsonrepair` for near-JSON (trailing commas, single quotes, comments,
- * a truncated tail).
- * @throws {StructuredOutputError} `empty_reply`, `no_json` when the reply holds no JSON, `invalid_json` when it cannot be repaired.
+ * The JSON value in a model reply, found by the rule of {@link extractJSON}.
+ * @throws {StructuredOutputError} `empty_reply`; `no_json` when the reply holds no bracketed value; `invalid_json` when none parses, even repaired; `schema_mismatch` when `expect` names a shape the reply's JSON does not have.
  */
 export function parseJSONLoose(text: string, options: ExtractOptions = {}): unknown {
+  return search(text, options.expect, accept);
+}
+
+function accept(value: unknown): Verdict<unknown> {
+  return { ok: true, value };
+}
+
+/** {@link findJSON} on a non-empty reply, its miss thrown as a {@link StructuredOutputError}. */
+function search<T>(text: string, expect: JsonShape | undefined, check: (value: unknown) => Verdict<T>): T {
   if (!text.trim()) throw new StructuredOutputError('empty_reply', 'The reply was empty.', { text });
-  const candidate = extractJSON(text, options);
-  if (candidate === undefined) {
-    throw new StructuredOutputError('no_json', `The reply contains no JSON: ${preview(text)}`, { text });
-  }
-  try {
-    return JSON.parse(candidate);
-  } catch {
-    // Near-JSON is common; the repair below decides whether it is usable.
-  }
-  try {
-    return JSON.parse(jsonrepair(candidate));
-  } catch (error) {
-    throw new StructuredOutputError(
-      'invalid_json',
-      `The reply is not valid JSON (${errorMessage(error)}): ${preview(candidate)}`,
-      { text, cause: error },
-    );
-  }
-}
-
-interface ScanResult {
-  parsed?: string;
-  loose?: string;
-}
-
-function scanForJSON(text: string, expect: JsonShape | undefined): ScanResult {
-  let firstArray: string | undefined;
-  let looseObject: string | undefined;
-  let looseArray: string | undefined;
-  let i = 0;
-  while (i < text.length) {
-    const open = nextOpener(text, i, expect);
-    if (open < 0) break;
-    const isObject = text[open] === '{';
-    const end = balancedEnd(text, open);
-    const candidate = end < 0 ? text.slice(open) : text.slice(open, end);
-    if (end >= 0 && parses(candidate)) {
-      if (isObject) return { parsed: candidate };
-      firstArray ??= candidate;
-      i = end;
-      continue;
-    }
-    if (isObject) looseObject ??= candidate;
-    else looseArray ??= candidate;
-    // The value may sit inside braces that are not JSON themselves (code, templates).
-    i = open + 1;
-  }
-  return { parsed: firstArray, loose: looseObject ?? looseArray };
-}
-
-function nextOpener(text: string, from: number, expect: JsonShape | undefined): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if ((c === '{' && expect !== 'array') || (c === '[' && expect !== 'object')) return i;
-  }
-  return -1;
-}
-
-/** Index just past the bracket closing the one at `start`, or -1 when it never closes (or closes wrongly). */
-function balancedEnd(text: string, start: number): number {
-  const closers: string[] = [];
-  let quote = '';
-  // Last non-space character outside strings: a single quote opens a string only where a value may start.
-  let previous = '';
-  for (let i = start; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || (c === "'" && '{[:,'.includes(previous))) quote = c;
-    else if (c === '{') closers.push('}');
-    else if (c === '[') closers.push(']');
-    else if (c === '}' || c === ']') {
-      if (closers.pop() !== c) return -1;
-      if (closers.length === 0) return i + 1;
-    }
-    if (c.trim()) previous = c;
-  }
-  return -1;
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function preview(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length > PREVIEW_CHARS ? `${trimmed.slice(0, PREVIEW_CHARS)}...` : trimmed;
+  const found = findJSON(text, expect, check);
+  if (found.ok) return found.value;
+  const { kind, message, issues, cause } = found.miss;
+  throw new StructuredOutputError(kind, message, { text, issues, cause });
 }
 
 /** Options shared by {@link generateObject} and {@link generateWithRetry}. */
@@ -339,17 +248,21 @@ export function generateObject<T>(options: GenerateObjectOptions<T>): Promise<Ge
 }
 
 /**
- * {@link parseJSONLoose} followed by `schema.safeParse`.
+ * The first value in a reply that `schema` accepts: the candidates of
+ * {@link extractJSON}, in its order, each validated until one passes — so an
+ * example block before the real one, or a step object inside a plan that
+ * needed repair, does not win. When none passes, the error describes the
+ * candidate that came closest (one that failed the schema over one of the
+ * wrong shape over one that does not parse; the first among equals).
  * @throws {StructuredOutputError} `empty_reply`, `no_json`, `invalid_json` or `schema_mismatch` (message lists the issues).
  */
 export function parseWithSchema<T>(text: string, schema: z.ZodType<T>, expect?: JsonShape): T {
-  const result = schema.safeParse(parseJSONLoose(text, { expect }));
-  if (result.success) return result.data;
-  throw new StructuredOutputError(
-    'schema_mismatch',
-    `The JSON does not have the required shape:\n${prettifyError(result.error)}`,
-    { text, issues: result.error.issues },
-  );
+  return search(text, expect, (value) => {
+    const result = schema.safeParse(value);
+    if (result.success) return { ok: true, value: result.data };
+    const message = `The JSON does not have the required shape:\n${prettifyError(result.error)}`;
+    return { ok: false, message, issues: result.error.issues };
+  });
 }
 
 function defaultReask(error: StructuredOutputError): string {

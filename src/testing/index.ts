@@ -1,7 +1,8 @@
 /**
  * Test doubles for agents built on tandem: a scripted model, a fake clock,
- * seeded randomness and sequential ids.
+ * seeded randomness and sequential ids, and the event-ordering invariant checker.
  * @packageDocumentation
  */
 export * from './fake-clock.js';
+export * from './invariants.js';
 export * from './scripted-model.js';

@@ -1,4 +1,5 @@
 export * from './arguments.js';
+export * from './error-category.js';
 export { type JsonSchemaOptions, type JsonSchemaParameters, jsonSchema } from './json-schema.js';
 export * from './output.js';
 export * from './paths.js';

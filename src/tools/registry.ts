@@ -2,6 +2,9 @@
  * The tools an agent may call, looked up by the name a model produced.
  * Models misspell tool names (`ReadFile`, `read-file`, `read_fle`); the
  * registry repairs what it safely can so a turn is not wasted on a typo.
+ * Tools whose names differ only in a meaningful part (`handoff_to_data`,
+ * `handoff_to_writing`) register as a {@link ToolFamily}, which is never
+ * guessed at.
  * @module
  */
 import { ConfigError } from '../core/errors.js';
@@ -15,6 +18,24 @@ export interface ToolResolution {
   tool: Tool;
   /** The name the model used, set when it was repaired to `tool.name`. */
   requestedName?: string;
+}
+
+/**
+ * Tools named `<prefix><part>` where the part is the point of the call, such
+ * as the target of a handoff: a misspelt part is never repaired into another
+ * member, since that would do something the model did not ask for.
+ */
+export interface ToolFamily {
+  /** The start every member's normalised name shares (see {@link normalizeToolName}), e.g. `handoff_to_`. */
+  prefix: string;
+  /** The members the model is offered. */
+  tools: readonly Tool[];
+  /**
+   * The tool answering a name of the family that no member has, given the
+   * normalised name (e.g. one that refuses with a reason the model can act
+   * on); `undefined` leaves the name an unknown tool.
+   */
+  resolve?(normalizedName: string): Tool | undefined;
 }
 
 /** Lowest similarity at which a misspelt name is matched (the seeds' difflib cut-off). */
@@ -48,6 +69,8 @@ export class ToolRegistry {
   private byLower: Map<string, Tool | null> | undefined;
   private byNormalized: Map<string, Tool | null> | undefined;
   private readonly repaired = new Map<string, ToolResolution | null>();
+  private readonly families: ToolFamily[] = [];
+  private readonly members = new Set<Tool>();
 
   constructor(tools?: Iterable<Tool>) {
     if (tools) for (const tool of tools) this.register(tool);
@@ -67,6 +90,22 @@ export class ToolRegistry {
     this.byLower = undefined;
     this.byNormalized = undefined;
     this.repaired.clear();
+    return this;
+  }
+
+  /**
+   * Adds a family's tools. They are found by exact, case-insensitive and
+   * normalised name like any tool, but never by similarity; a name with the
+   * family's prefix that no member has goes to `family.resolve`, never to
+   * another tool.
+   * @throws ConfigError as {@link ToolRegistry.register} does.
+   */
+  registerFamily(family: ToolFamily): this {
+    for (const tool of family.tools) {
+      this.register(tool);
+      this.members.add(tool);
+    }
+    this.families.push(family);
     return this;
   }
 
@@ -98,9 +137,10 @@ export class ToolRegistry {
 
   /**
    * Finds the tool a model meant: exact name, then case-insensitive, then
-   * normalised to snake_case (see {@link normalizeToolName}), then the most
-   * similar name at similarity ≥ 0.7. `undefined` when nothing matches.
-   * Repaired lookups are cached until the registry changes.
+   * normalised to snake_case (see {@link normalizeToolName}), then, for a name
+   * of a {@link ToolFamily}, the family's `resolve`, and otherwise the most
+   * similar name outside every family at similarity ≥ 0.7. `undefined` when
+   * nothing matches. Repaired lookups are cached until the registry changes.
    */
   resolve(name: string): ToolResolution | undefined {
     const exact = this.tools.get(name);
@@ -108,7 +148,7 @@ export class ToolRegistry {
     const cached = this.repaired.get(name);
     if (cached !== undefined) return cached ?? undefined;
     const tool = this.repair(name);
-    const resolution = tool ? { tool, requestedName: name } : null;
+    const resolution = !tool ? null : tool.name === name ? { tool } : { tool, requestedName: name };
     if (this.repaired.size >= CACHE_LIMIT) this.repaired.clear();
     this.repaired.set(name, resolution);
     return resolution ?? undefined;
@@ -128,11 +168,13 @@ export class ToolRegistry {
     const normalized = normalizeToolName(name);
     const byNormalized = this.byNormalized.get(normalized);
     if (byNormalized) return byNormalized;
+    const family = this.families.find((f) => normalized.startsWith(f.prefix));
+    if (family) return family.resolve?.(normalized);
     if (normalized.length === 0 || normalized.length > FUZZY_MAX_LENGTH) return undefined;
     let best: Tool | undefined;
     let bestScore = FUZZY_CUTOFF;
     for (const [key, tool] of this.byNormalized) {
-      if (!tool) continue;
+      if (!tool || this.members.has(tool)) continue;
       const score = similarity(normalized, key);
       if (score > bestScore || (score === bestScore && (!best || tool.name < best.name))) {
         best = tool;

@@ -95,7 +95,7 @@ describe('tool failures become results the model can act on', () => {
     });
     const { result } = await runCollect(executor, 'q');
     expect(result!.output).toBe('it broke');
-    expect(lastToolResult(model.requests[1]!)).toBe('Error: kaput');
+    expect(lastToolResult(model.requests[1]!)).toMatch(/^Error: kaput\n\n\[Tool error: unknown\] /);
   });
 
   it('times out a tool hanging past its timeout and goes on', async () => {

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   budgetWarning,
   callKey,
-  RECOVERY_NOTE,
   RepetitionGuard,
   repetitionNote,
   stableJson,
@@ -46,9 +45,10 @@ describe('anti-repetition', () => {
   });
 
   it('is mild at two, strong at three, silent otherwise', () => {
-    expect(repetitionNote('add', 1)).toBeUndefined();
-    expect(repetitionNote('add', 2)).toContain('DIFFERENT strategy');
-    expect(repetitionNote('add', 3)).toContain('MUST change strategy');
+    const call = { toolName: 'add', args: '{"a":1}', sameResult: true };
+    expect(repetitionNote(call, 1)).toBeUndefined();
+    expect(repetitionNote(call, 2)).toContain('DIFFERENT strategy');
+    expect(repetitionNote(call, 3)).toContain('MUST change strategy');
   });
 
   it('sends a mild note after two identical calls and a strong one after three, in the next request only', async () => {
@@ -89,7 +89,9 @@ describe('consecutive tool errors', () => {
     });
     const { result } = await runCollect(executor, 'q');
     expect(lastToolResult(model.requests[2]!)).not.toContain('CRITICAL');
-    expect(lastToolResult(model.requests[3]!)).toContain(RECOVERY_NOTE);
+    expect(lastToolResult(model.requests[3]!)).toContain(
+      'CRITICAL: You have failed 3 consecutive tool calls',
+    );
     expect(allText(result!.messages)).not.toContain('CRITICAL');
   });
 

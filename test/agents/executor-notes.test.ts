@@ -9,7 +9,7 @@ describe('attachNote', () => {
       content: [{ type: 'tool_result', toolCallId: 'c1', toolName: 'f', content: 'result' }],
     };
     const messages: Message[] = [{ role: 'user', content: 'q' }, tool];
-    const restore = attachNote(messages, 'NOTE');
+    const restore = attachNote(messages, { text: 'NOTE' });
     expect(messages[1]).toEqual({
       role: 'tool',
       content: [{ type: 'tool_result', toolCallId: 'c1', toolName: 'f', content: 'result\n\nNOTE' }],
@@ -21,7 +21,7 @@ describe('attachNote', () => {
 
   it('adds a trailing user message when the conversation does not end with tool results, and removes it after', () => {
     const messages: Message[] = [{ role: 'user', content: 'q' }];
-    const restore = attachNote(messages, 'NOTE');
+    const restore = attachNote(messages, { text: 'NOTE' });
     expect(messages).toEqual([
       { role: 'user', content: 'q' },
       { role: 'user', content: 'NOTE' },
@@ -32,7 +32,7 @@ describe('attachNote', () => {
 
   it('does not undo a message the executor appended meanwhile', () => {
     const messages: Message[] = [{ role: 'user', content: 'q' }];
-    const restore = attachNote(messages, 'NOTE');
+    const restore = attachNote(messages, { text: 'NOTE' });
     messages.push({ role: 'assistant', content: [{ type: 'text', text: 'a' }] });
     restore();
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);

@@ -46,6 +46,7 @@ describe('planSchema', () => {
   it('fills defaults, accepts numeric ids and the seeds field names', () => {
     const plan = planSchema.parse({
       title: 'T',
+      summary: 'S',
       steps: [
         { stepId: 1, goal: 'read', toolsToUse: 'read_file', riskLevel: 'Safe' },
         { id: 'two', description: 'write', dependencies: [1], expected_output: 'a file', extra: true },
@@ -53,7 +54,7 @@ describe('planSchema', () => {
     });
     expect(plan).toEqual({
       title: 'T',
-      summary: '',
+      summary: 'S',
       steps: [
         {
           id: '1',
@@ -78,17 +79,25 @@ describe('planSchema', () => {
   });
 
   it('keeps the canonical field when both it and an alias are present', () => {
-    const plan = planSchema.parse({ title: 'T', steps: [{ id: 'a', stepId: 'b', description: 'x' }] });
+    const plan = planSchema.parse({
+      title: 'T',
+      summary: 'S',
+      steps: [{ id: 'a', stepId: 'b', description: 'x' }],
+    });
     expect(plan.steps[0]!.id).toBe('a');
   });
 
   it('rejects an empty step list, an unknown risk and DAG problems', () => {
-    expect(planSchema.safeParse({ title: 'T', steps: [] }).error?.message).toContain('at least one step');
+    expect(planSchema.safeParse({ title: 'T', summary: 'S', steps: [] }).error?.message).toContain(
+      'at least one step',
+    );
     expect(
-      planSchema.safeParse({ title: 'T', steps: [{ id: 'a', description: 'x', risk: 'yolo' }] }).success,
+      planSchema.safeParse({ title: 'T', summary: 'S', steps: [{ id: 'a', description: 'x', risk: 'yolo' }] })
+        .success,
     ).toBe(false);
     const cyclic = planSchema.safeParse({
       title: 'T',
+      summary: 'S',
       steps: [
         { id: 'a', description: 'x', dependsOn: ['b'] },
         { id: 'b', description: 'y', dependsOn: ['a'] },

@@ -63,6 +63,7 @@ describe('Planner.revise', () => {
     const { planner } = setup([
       json({
         title: 'R',
+        summary: 'S',
         steps: [
           { id: 'load', description: 'Load sales.csv' },
           { id: 'chart', description: 'Chart again', dependsOn: ['load'] },
@@ -75,8 +76,12 @@ describe('Planner.revise', () => {
 
   it('re-asks when a completed step is redefined, with the error in the re-ask', async () => {
     const { model, clock, planner } = setup([
-      json({ title: 'R', steps: [{ id: 'load', description: 'Load a different file' }] }),
-      json({ title: 'R', steps: [{ id: 'chart2', description: 'Chart', dependsOn: ['load'] }] }),
+      json({ title: 'R', summary: 'S', steps: [{ id: 'load', description: 'Load a different file' }] }),
+      json({
+        title: 'R',
+        summary: 'S',
+        steps: [{ id: 'chart2', description: 'Chart', dependsOn: ['load'] }],
+      }),
     ]);
     const pending = planner.revise(plan, { reason: 'retry', completed: [{ id: 'load' }] });
     await clock.advance(2500);
@@ -89,8 +94,12 @@ describe('Planner.revise', () => {
 
   it('re-asks a revision whose steps depend on a step that no longer exists', async () => {
     const { model, clock, planner } = setup([
-      json({ title: 'R', steps: [{ id: 'write', description: 'Write', dependsOn: ['chart'] }] }),
-      json({ title: 'R', steps: [{ id: 'write', description: 'Write', dependsOn: ['load'] }] }),
+      json({
+        title: 'R',
+        summary: 'S',
+        steps: [{ id: 'write', description: 'Write', dependsOn: ['chart'] }],
+      }),
+      json({ title: 'R', summary: 'S', steps: [{ id: 'write', description: 'Write', dependsOn: ['load'] }] }),
     ]);
     const pending = planner.revise(plan, { reason: 'drop the chart', completed: [{ id: 'load' }] });
     await clock.advance(2500);
@@ -99,7 +108,9 @@ describe('Planner.revise', () => {
   });
 
   it('takes a plain string as the reason and uses the plan summary as the task', async () => {
-    const { model, planner } = setup([json({ title: 'R', steps: [{ id: 'x', description: 'Redo all' }] })]);
+    const { model, planner } = setup([
+      json({ title: 'R', summary: 'S', steps: [{ id: 'x', description: 'Redo all' }] }),
+    ]);
     const revised = await planner.revise(plan, 'verification failed: totals wrong');
     expect(revised.steps.map((s) => s.id)).toEqual(['x']);
     expect(model.requests[0]!.system).toContain('verification failed: totals wrong');

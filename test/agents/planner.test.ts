@@ -142,11 +142,12 @@ describe('Planner.createPlan', () => {
   });
 
   const invalid: Array<[string, unknown, string]> = [
-    ['empty steps', { title: 'T', steps: [] }, 'at least one step'],
+    ['empty steps', { title: 'T', summary: 'S', steps: [] }, 'at least one step'],
     [
       'duplicate ids',
       {
         title: 'T',
+        summary: 'S',
         steps: [
           { id: 'a', description: 'x' },
           { id: 'a', description: 'y' },
@@ -154,11 +155,16 @@ describe('Planner.createPlan', () => {
       },
       'Duplicate step id "a"',
     ],
-    ['missing dependency', { title: 'T', steps: [{ id: 'a', description: 'x', dependsOn: ['b'] }] }, '"b"'],
+    [
+      'missing dependency',
+      { title: 'T', summary: 'S', steps: [{ id: 'a', description: 'x', dependsOn: ['b'] }] },
+      '"b"',
+    ],
     [
       'cycle',
       {
         title: 'T',
+        summary: 'S',
         steps: [
           { id: 'a', description: 'x', dependsOn: ['b'] },
           { id: 'b', description: 'y', dependsOn: ['a'] },
@@ -186,7 +192,7 @@ describe('Planner.createPlan', () => {
   }
 
   it('throws invalid_plan after the last attempt when no fallback is configured', async () => {
-    const bad = json({ title: 'T', steps: [] });
+    const bad = json({ title: 'T', summary: 'S', steps: [] });
     const { model, clock, planner } = setup([bad, bad, bad]);
     const settled = planner.createPlan('task').catch((e: unknown) => e);
     await clock.advance(2500 + 3750);
@@ -197,7 +203,7 @@ describe('Planner.createPlan', () => {
   });
 
   it('returns a one-step plan when fallbackToSingleStep is on', async () => {
-    const bad = json({ title: 'T', steps: [] });
+    const bad = json({ title: 'T', summary: 'S', steps: [] });
     const { clock, planner } = setup([bad, bad, bad], { fallbackToSingleStep: true });
     const pending = planner.createPlan('fix the login bug');
     await clock.advance(2500 + 3750);

@@ -97,7 +97,8 @@ describe('ContextCompressor properties', () => {
           expect(messages).toEqual(snapshot);
           expect(pairingProblems(out.messages)).toEqual([]);
           expect(alternationProblems(out.messages)).toEqual([]);
-          expect(out.tokensAfter).toBe(counter.count({ system: 'system prompt', messages: out.messages }));
+          const system = out.systemNote ? `system prompt\n\n${out.systemNote}` : 'system prompt';
+          expect(out.tokensAfter).toBe(counter.count({ system, messages: out.messages }));
           if (!out.compressed) {
             expect(out.messages).toEqual(messages);
             return;

@@ -197,7 +197,7 @@ describe('ContextCompressor.compress', () => {
     expect(out.messages).toHaveLength(5);
     const merged = out.messages[3]!;
     expect(merged.role).toBe('assistant');
-    expect(textOf(merged)).toBe(`${SUMMARY_PREFIX}\n\nSUMMARY\n\n${SUMMARY_END}tail start`);
+    expect(textOf(merged)).toBe(`${SUMMARY_PREFIX}\n\nSUMMARY\n\n${SUMMARY_END}\n\ntail start`);
     for (let i = 1; i < out.messages.length; i++)
       expect(side(out.messages[i]!)).not.toBe(side(out.messages[i - 1]!));
   });

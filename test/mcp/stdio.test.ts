@@ -117,7 +117,9 @@ describe('mcp over stdio', () => {
     ]);
     expect(ofType(events, 'tool_result')[0]).toMatchObject({ isError: true, output: 'Error: disk on fire' });
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({
-      content: [{ type: 'tool_result', isError: true, content: 'Error: disk on fire' }],
+      content: [
+        { type: 'tool_result', isError: true, content: expect.stringMatching(/^Error: disk on fire\n\n/) },
+      ],
     });
   });
 

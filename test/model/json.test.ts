@@ -88,8 +88,8 @@ describe('extractJSON', () => {
     expect(extractJSON('{{ template {"a": 1} }}')).toBe('{"a": 1}');
   });
 
-  it('returns an unclosed value to the end of the text for repair', () => {
-    expect(extractJSON('Plan: {"title": "x", "steps": [1, 2')).toBe('{"title": "x", "steps": [1, 2');
+  it('returns an unclosed value to the end of the text, repaired', () => {
+    expect(extractJSON('Plan: {"title": "x", "steps": [1, 2')).toBe('{"title": "x", "steps": [1, 2]}');
   });
 
   it('returns undefined when there is no JSON', () => {

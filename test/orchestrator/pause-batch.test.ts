@@ -167,7 +167,7 @@ describe('pauseOnInterrupt with a batch of tool calls', () => {
     expect(w.ledger).toEqual(['refund r1']);
     expect(resultsOf(third.executor.requests[0]!.messages.at(-1))).toEqual([
       ['call_1', 'refund done: r1'],
-      ['call_2', 'User denied execution of refund. The tool was not executed.'],
+      ['call_2', expect.stringMatching(/^User denied execution of refund\. The tool was not executed\.\n\n/)],
     ]);
     expect(done.state.status).toBe('completed');
   });

@@ -225,7 +225,13 @@ describe('run state and resume', () => {
     expect(entries).toEqual([]);
     expect(second.executor.requests[0]!.messages.at(-1)).toMatchObject({
       role: 'tool',
-      content: [{ content: 'User denied execution of record. The tool was not executed.' }],
+      content: [
+        {
+          content: expect.stringMatching(
+            /^User denied execution of record\. The tool was not executed\.\n\n/,
+          ),
+        },
+      ],
     });
   });
 

@@ -1,13 +1,20 @@
 /**
- * Recovery from "the request is too big" errors (`context_length`, HTTP 413):
- * work out how big the window really is, ask the context layer to shrink the
- * request through the compression seam, and try again.
+ * Recovery from "the request is too big" errors (`context_length`, HTTP 413,
+ * and a bare 400 on a request big enough to be one): work out how big the
+ * window really is, ask the context layer to shrink the request through the
+ * compression seam, and try again.
  * @module
  */
-import { ConfigError, type ModelError } from '../../core/errors.js';
-import type { CompressHook } from '../invoke.js';
-import type { ModelRequest } from '../types.js';
+import { ConfigError, ModelError } from '../../core/errors.js';
+import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
 import { definedOnly } from './retry-policy.js';
+import { estimatePromptTokens } from './stale-watch.js';
+
+/** Why and how much a request must shrink; returned request replaces it, `undefined` = cannot shrink. */
+export type CompressHook = (
+  request: ModelRequest,
+  info: { reason: 'context_length' | 'payload_too_large'; contextLimit?: number },
+) => Promise<ModelRequest | undefined>;
 
 /** Context-recovery options of the resilient invoker. */
 export interface ContextRecoveryOptions {
@@ -17,6 +24,10 @@ export interface ContextRecoveryOptions {
   tiers?: number[];
   /** Window assumed for a model whose `info.contextWindow` is unknown (default 128 000). */
   defaultWindow?: number;
+  /** A bare 400 (message `Error` or none) on a request of more messages than this is a context overflow (default 80). */
+  overflowMessages?: number;
+  /** …or on a request estimated above this share of the window (default 0.4). */
+  overflowWindowShare?: number;
 }
 
 /** {@link ContextRecoveryOptions} with every default filled in; `tiers` sorted largest first. */
@@ -24,6 +35,8 @@ export interface ContextRecoveryPolicy {
   readonly maxAttempts: number;
   readonly tiers: readonly number[];
   readonly defaultWindow: number;
+  readonly overflowMessages: number;
+  readonly overflowWindowShare: number;
 }
 
 /** The seed's probe tiers (hermes `CONTEXT_PROBE_TIERS`). */
@@ -37,11 +50,18 @@ export function resolveContextRecoveryPolicy(options: ContextRecoveryOptions = {
     maxAttempts: 3,
     tiers: DEFAULT_CONTEXT_TIERS,
     defaultWindow: 128_000,
+    overflowMessages: 80,
+    overflowWindowShare: 0.4,
     ...definedOnly(options),
   };
-  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 0) {
+  for (const key of ['maxAttempts', 'overflowMessages'] as const) {
+    if (!Number.isInteger(policy[key]) || policy[key] < 0) {
+      throw new ConfigError(`contextRecovery.${key} must be a non-negative integer, got ${policy[key]}`);
+    }
+  }
+  if (!Number.isFinite(policy.overflowWindowShare) || policy.overflowWindowShare <= 0) {
     throw new ConfigError(
-      `contextRecovery.maxAttempts must be a non-negative integer, got ${policy.maxAttempts}`,
+      `contextRecovery.overflowWindowShare must be a positive number, got ${policy.overflowWindowShare}`,
     );
   }
   for (const value of [...policy.tiers, policy.defaultWindow]) {
@@ -52,9 +72,57 @@ export function resolveContextRecoveryPolicy(options: ContextRecoveryOptions = {
   return Object.freeze({ ...policy, tiers: Object.freeze([...policy.tiers].sort((a, b) => b - a)) });
 }
 
+/** The policy of `directInvoker`, which takes no options. */
+export const DEFAULT_CONTEXT_RECOVERY_POLICY: ContextRecoveryPolicy = resolveContextRecoveryPolicy();
+
 /** True for the errors context recovery handles. */
 export function isContextError(error: ModelError): boolean {
   return error.kind === 'context_length' || error.kind === 'payload_too_large';
+}
+
+// What a 400 says when it says nothing: "Error", an empty body (the adapters
+// write "HTTP 400") or the bare status text.
+const BARE_MESSAGE = /^(?:error|bad request|http 400)?[.!]?$/i;
+
+/**
+ * True for a 400 that names no cause (seed §1 item 55: the body's message is
+ * `Error` or empty). Some providers answer an oversized prompt this way, and
+ * some fail transiently this way: it is worth one retry, unlike other 400s.
+ */
+export function isBare400(error: ModelError): boolean {
+  return error.status === 400 && error.kind === 'bad_request' && BARE_MESSAGE.test(error.message.trim());
+}
+
+/**
+ * The context-size error to recover from: `error` itself when it is one; a
+ * `context_length` error standing for a bare 400 on a long conversation (more
+ * than `overflowMessages` messages, or an estimate above `overflowWindowShare`
+ * of `window` — seed §1 item 58's heuristic); else `undefined`.
+ */
+export function contextErrorOf(
+  error: ModelError,
+  request: ModelRequest,
+  window: number,
+  policy: ContextRecoveryPolicy,
+): ModelError | undefined {
+  if (isContextError(error)) return error;
+  if (!isBare400(error)) return undefined;
+  const messages = request.messages.length;
+  const big =
+    messages > policy.overflowMessages || estimatePromptTokens(request) > policy.overflowWindowShare * window;
+  if (!big) return undefined;
+  const why = `a bare 400 on a request of ${messages} messages, taken as a context overflow`;
+  return new ModelError('context_length', `${error.message || 'HTTP 400'} (${why})`, {
+    status: error.status,
+    model: error.model,
+    body: error.body,
+    cause: error,
+  });
+}
+
+/** The window a model is assumed to have before any error named one. */
+export function windowOf(model: ChatModel, policy: ContextRecoveryPolicy): number {
+  return model.info?.contextWindow ?? policy.defaultWindow;
 }
 
 /**
@@ -99,4 +167,34 @@ export async function recoverContext(
   if (!smaller) throw error;
   state.request = smaller;
   return contextLimit;
+}
+
+/**
+ * Calls `attempt`, and on a context-size error (see {@link contextErrorOf})
+ * shrinks the request through `compress` and calls again, as
+ * {@link recoverContext} allows — `directInvoker`'s recovery (the resilient
+ * invoker runs the same steps inside its retry loop). Any other failure, and
+ * any failure when `canRetry()` says no (output was already shown, which a
+ * second call would show again, or the caller aborted), is rethrown as is.
+ */
+export async function callWithContextRecovery(
+  model: ChatModel,
+  request: ModelRequest,
+  compress: CompressHook,
+  attempt: (request: ModelRequest) => Promise<ModelResponse>,
+  canRetry: () => boolean,
+): Promise<ModelResponse> {
+  const policy = DEFAULT_CONTEXT_RECOVERY_POLICY;
+  const state: RecoveryState = { request, compressions: 0 };
+  let window = windowOf(model, policy);
+  for (;;) {
+    try {
+      return await attempt(state.request);
+    } catch (error) {
+      if (!(error instanceof ModelError) || !canRetry()) throw error;
+      const tooBig = contextErrorOf(error, state.request, window, policy);
+      if (!tooBig) throw error;
+      window = (await recoverContext(state, tooBig, window, policy, compress)) ?? window;
+    }
+  }
 }

@@ -15,10 +15,12 @@ import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
 import {
   type ContextRecoveryOptions,
   type ContextRecoveryPolicy,
-  isContextError,
+  contextErrorOf,
+  isBare400,
   type RecoveryState,
   recoverContext,
   resolveContextRecoveryPolicy,
+  windowOf,
 } from './context-recovery.js';
 import { StreamInterruptedError } from './errors.js';
 import {
@@ -46,6 +48,7 @@ import {
   staleTimeoutFor,
   streamAttempt,
 } from './stream-call.js';
+import { showedSomething } from './visible.js';
 
 /** Options of {@link createResilientInvoker}. Every default is the seeds' number. */
 export interface ResilientInvokerOptions {
@@ -125,6 +128,7 @@ class ResilientInvoker implements ModelInvoker {
     const { signal, emit } = options;
     const streams = model.stream !== undefined && options.stream !== false;
     let retries = 0;
+    let bareRetries = 0;
     let streamFailures = 0;
     let window: number | undefined;
     for (;;) {
@@ -158,14 +162,16 @@ class ResilientInvoker implements ModelInvoker {
       } catch (raw) {
         const error = toModelError(raw, model.id, signal);
         if (error instanceof AbortError || error instanceof StreamInterruptedError) throw error;
-        if (isContextError(error)) {
-          window ??=
-            this.learntWindows.get(model.id) ?? model.info?.contextWindow ?? this.context.defaultWindow;
-          window = (await recoverContext(state, error, window, this.context, options.compress)) ?? window;
+        const known = window ?? this.learntWindows.get(model.id) ?? windowOf(model, this.context);
+        const tooBig = contextErrorOf(error, state.request, known, this.context);
+        if (tooBig) {
+          window = (await recoverContext(state, tooBig, known, this.context, options.compress)) ?? known;
           continue;
         }
         if (!canFallBack(error)) throw error;
-        if (!this.shouldRetry(error, retries, hasNext)) throw error;
+        const bare = isBare400(error) && bareRetries < this.retry.maxBare400Retries;
+        if (!this.shouldRetry(error, bare, retries, hasNext)) throw error;
+        if (bare) bareRetries++;
         if (useStream) streamFailures++;
         retries++;
         const delayMs = retryDelay(retries, error, this.retry, this.random);
@@ -175,8 +181,9 @@ class ResilientInvoker implements ModelInvoker {
     }
   }
 
-  private shouldRetry(error: ModelError, retries: number, hasNext: boolean): boolean {
-    if (!error.retryable || retries >= this.retry.maxRetries) return false;
+  /** `bare`: a bare 400 with its own retry left, retried although `bad_request` is not retryable. */
+  private shouldRetry(error: ModelError, bare: boolean, retries: number, hasNext: boolean): boolean {
+    if (!(error.retryable || bare) || retries >= this.retry.maxRetries) return false;
     return !(hasNext && this.eagerKinds.has(error.kind));
   }
 }
@@ -192,10 +199,4 @@ function replay(response: ModelResponse, options: InvokeOptions): void {
     emitPart(options.emit, part);
     options.onPart?.(part);
   }
-}
-
-/** True when a streamed reply put anything on screen (reasoning or blank text count). */
-function showedSomething(response: ModelResponse): boolean {
-  for (const part of response.message.content) if (part.type !== 'tool_call' && part.text !== '') return true;
-  return false;
 }

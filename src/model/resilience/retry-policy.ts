@@ -11,6 +11,12 @@ import type { Random } from '../../core/seams.js';
 export interface RetryOptions {
   /** Retries per model after the first attempt (default 3: waits of about 2 s, 4 s, 8 s). */
   maxRetries?: number;
+  /**
+   * Retries of a bare 400 (its message `Error` or none: the provider named no
+   * cause, and it may be transient), within `maxRetries` (default 1). Other
+   * 400s are never retried.
+   */
+  maxBare400Retries?: number;
   /** Wait before the first retry; doubles on each further retry (default 2000 ms). */
   baseDelayMs?: number;
   /** Upper bound of the exponential part of a wait (default 60 000 ms). */
@@ -24,9 +30,10 @@ export interface RetryOptions {
 /** {@link RetryOptions} with every default filled in. */
 export type RetryPolicy = Readonly<Required<RetryOptions>>;
 
-/** The seeds' numbers: 3 retries, `min(2^n, 60)` s, `Retry-After` up to 120 s, jitter up to half the wait. */
+/** The seeds' numbers: 3 retries (1 for a bare 400), `min(2^n, 60)` s, `Retry-After` up to 120 s, jitter up to half the wait. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   maxRetries: 3,
+  maxBare400Retries: 1,
   baseDelayMs: 2_000,
   maxDelayMs: 60_000,
   retryAfterCapMs: 120_000,
@@ -36,8 +43,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
 /** Fills defaults and rejects nonsense (negative or non-finite numbers) with a {@link ConfigError}. */
 export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(options) };
-  if (!Number.isInteger(policy.maxRetries) || policy.maxRetries < 0) {
-    throw new ConfigError(`retry.maxRetries must be a non-negative integer, got ${policy.maxRetries}`);
+  for (const key of ['maxRetries', 'maxBare400Retries'] as const) {
+    if (!Number.isInteger(policy[key]) || policy[key] < 0) {
+      throw new ConfigError(`retry.${key} must be a non-negative integer, got ${policy[key]}`);
+    }
   }
   for (const key of ['baseDelayMs', 'maxDelayMs', 'retryAfterCapMs', 'jitter'] as const) {
     const value = policy[key];

@@ -9,10 +9,11 @@ import { ConfigError } from '../../core/errors.js';
 import type { Clock } from '../../core/seams.js';
 import { emitPart, type InvokeOptions } from '../invoke.js';
 import { StreamAggregator } from '../stream.js';
-import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../types.js';
+import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
 import { StreamInterruptedError } from './errors.js';
 import { asModelError, definedOnly } from './retry-policy.js';
 import { type LargePromptTimeout, StaleWatch } from './stale-watch.js';
+import { isVisiblePart } from './visible.js';
 
 /** Streaming options of the resilient invoker. */
 export interface StreamOptions {
@@ -86,10 +87,10 @@ export type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream
 /**
  * Streams one attempt, emitting `token` / `reasoning` events and calling
  * `onPart` per part, honouring `emit.backpressure()`. Before anything visible
- * was delivered a failure is rethrown as is (the invoker may retry it); after,
- * it becomes a {@link StreamInterruptedError}. `staleMs` > 0 arms stale
- * detection. The attempt settles when its signal aborts even if the adapter
- * ignores the signal.
+ * was delivered (whitespace is not) a failure is rethrown as is (the invoker
+ * may retry it); after, it becomes a {@link StreamInterruptedError}. `staleMs`
+ * > 0 arms stale detection. The attempt settles when its signal aborts even
+ * if the adapter ignores the signal.
  */
 export async function streamAttempt(
   model: StreamingModel,
@@ -123,7 +124,7 @@ export async function streamAttempt(
       aggregator.push(part);
       emitPart(emit, part);
       onPart?.(part);
-      if (!delivered) delivered = isVisible(part);
+      if (!delivered) delivered = isVisiblePart(part);
       const pause = emit?.backpressure();
       if (pause) await (watch ? watch.hold(pause) : pause);
     }
@@ -140,18 +141,4 @@ export async function streamAttempt(
     watch?.stop();
   }
   return aggregator.response();
-}
-
-/** True for a part the caller has seen as output (an event or a tool call), not bookkeeping. */
-function isVisible(part: ModelStreamPart): boolean {
-  switch (part.type) {
-    case 'text-delta':
-    case 'reasoning-delta':
-      return part.delta !== '';
-    case 'tool-call-delta':
-    case 'tool-call':
-      return true;
-    default:
-      return false;
-  }
 }

@@ -58,6 +58,8 @@ const LIMIT_PATTERNS: RegExp[] = [
   /context (?:length|window|size) (?:is|of) ([\d,]+)/i,
   // TGI: "inputs tokens + max_new_tokens must be <= 4096"
   /must be <= ([\d,]+)/i,
+  // Kimi / Moonshot: "exceeded model token limit: 8192 (requested: 9310)"
+  /token limit:? ([\d,]+)/i,
 ];
 
 /** The context window a context-length error message names, e.g. "maximum context length is 128000 tokens". */

@@ -4,6 +4,13 @@
  * Checksums keep order numbers and long ids from being redacted as cards.
  * @module
  */
+import {
+  API_KEY_DETECTOR,
+  BEARER_TOKEN_DETECTOR,
+  findMatches,
+  redactMatches,
+  type TextDetector,
+} from '../../core/secrets.js';
 
 /** Kinds of sensitive data {@link findPii} knows. */
 export type PiiKind = 'email' | 'phone' | 'card' | 'iban' | 'ssn' | 'api_key' | 'bearer_token';
@@ -26,27 +33,17 @@ export interface PiiMatch {
   end: number;
 }
 
-interface Detector {
-  kind: PiiKind;
-  pattern: RegExp;
-  valid?: (match: string) => boolean;
-}
-
-const DETECTORS: readonly Detector[] = [
-  {
-    kind: 'api_key',
-    pattern:
-      /\b(?:sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|xox[abposr]-[A-Za-z0-9-]{10,})\b/g,
-  },
-  { kind: 'bearer_token', pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g },
+const DETECTORS: readonly TextDetector<PiiKind>[] = [
+  API_KEY_DETECTOR,
+  BEARER_TOKEN_DETECTOR,
   { kind: 'email', pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
-  { kind: 'iban', pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g, valid: ibanValid },
-  { kind: 'card', pattern: /\b\d(?:[ -]?\d){12,18}\b/g, valid: (m) => luhnValid(m.replace(/\D/g, '')) },
+  { kind: 'iban', pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g, valid: (m) => ibanValid(m[0]) },
+  { kind: 'card', pattern: /\b\d(?:[ -]?\d){12,18}\b/g, valid: (m) => luhnValid(m[0].replace(/\D/g, '')) },
   { kind: 'ssn', pattern: /\b\d{3}-\d{2}-\d{4}\b/g },
   {
     kind: 'phone',
     pattern: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]\d{2,8}){1,4}\b/g,
-    valid: phoneValid,
+    valid: (m) => phoneValid(m[0]),
   },
 ];
 
@@ -90,28 +87,13 @@ function phoneValid(match: string): boolean {
 
 /** Finds sensitive data in `text`; overlapping matches keep the first kind in {@link PII_KINDS} order. */
 export function findPii(text: string, kinds: readonly PiiKind[] = PII_KINDS): PiiMatch[] {
-  const matches: PiiMatch[] = [];
-  const taken = (start: number, end: number) => matches.some((m) => start < m.end && m.start < end);
-  for (const detector of DETECTORS) {
-    if (!kinds.includes(detector.kind)) continue;
-    for (const m of text.matchAll(detector.pattern)) {
-      const start = m.index ?? 0;
-      const end = start + m[0].length;
-      if (taken(start, end)) continue;
-      if (detector.valid && !detector.valid(m[0])) continue;
-      matches.push({ kind: detector.kind, start, end });
-    }
-  }
-  return matches.sort((a, b) => a.start - b.start);
+  return findMatches(
+    text,
+    DETECTORS.filter((d) => kinds.includes(d.kind)),
+  );
 }
 
 /** `text` with every match replaced by `[REDACTED_<KIND>]`. */
 export function redactPii(text: string, matches: readonly PiiMatch[]): string {
-  let out = '';
-  let last = 0;
-  for (const m of matches) {
-    out += `${text.slice(last, m.start)}[REDACTED_${m.kind.toUpperCase()}]`;
-    last = m.end;
-  }
-  return out + text.slice(last);
+  return redactMatches(text, matches);
 }
