@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+import { buildViewerAssets } from './scripts/viewer-assets.js';
 
 /**
  * Subpath entry points by output path; every adapter gets its own so the core
@@ -20,6 +22,9 @@ export const entry = {
   'otel/index': 'src/otel/index.ts',
   'queue/index': 'src/queue/index.ts',
   'net/index': 'src/net/index.ts',
+  'viewer/index': 'src/viewer/index.ts',
+  'viewer/server/index': 'src/viewer/server/index.ts',
+  'skills/index': 'src/skills/builtin/index.ts',
 };
 
 /**
@@ -32,6 +37,27 @@ async function writeEsmDeclarations(): Promise<void> {
     await writeFile(`dist/${name}.d.ts`, `export * from './${basename(name)}.cjs';\n`);
   }
 }
+
+let viewerBuild: ReturnType<typeof buildViewerAssets> | undefined;
+
+/**
+ * Inlines the viewer page's script and stylesheet into
+ * `tandem-agents/viewer/server` as strings, so its handler serves them on any
+ * runtime without reading a file (src/viewer/server/bundled-assets.ts builds
+ * them on first use instead when it runs from src/).
+ */
+export const viewerAssets: Plugin = {
+  name: 'viewer-assets',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]viewer[\\/]server[\\/]bundled-assets\.ts$/ }, async () => {
+      // Built once for both formats.
+      viewerBuild ??= buildViewerAssets();
+      const { script, style } = await viewerBuild;
+      const assets = JSON.stringify({ script, style });
+      return { loader: 'ts', contents: `export async function bundledAssets() { return ${assets}; }` };
+    });
+  },
+};
 
 // Both builds split shared modules into chunks, so each class exists once per
 // build and `instanceof` holds across subpaths by plain identity. No source
@@ -47,6 +73,7 @@ const shared = {
   // Whitespace and syntax only: identifiers stay, so stack traces still name every function and class.
   minifyWhitespace: true,
   minifySyntax: true,
+  esbuildPlugins: [viewerAssets] as Plugin[],
 } as const;
 
 export default defineConfig([

@@ -4,6 +4,7 @@
  * failing and recovered by the escalation ladder → verify → final answer.
  *
  *   npm run demo
+ *   npm run demo -- --viewer     (in the browser, with the live run viewer)
  *
  * With a provider configured the same orchestration runs on it instead of the
  * built-in scripted models: OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any
@@ -118,4 +119,6 @@ async function main(): Promise<void> {
   process.exitCode = result && result.status !== 'failed' ? 0 : 1;
 }
 
-await main();
+// `npm run demo -- --viewer`: the same orchestration, watched in the browser (examples/viewer.ts).
+if (process.argv.includes('--viewer')) await import('./viewer.js');
+else await main();

@@ -1,25 +1,32 @@
 /**
- * OpenTelemetry spans from a run, offline: a scripted plan-and-execute run
- * instrumented with `instrument`, its spans collected by an in-memory
- * exporter and printed as a tree. In an application you would register your
- * usual exporter (OTLP, console…) on the provider instead.
+ * OpenTelemetry GenAI spans from a run, offline: a scripted plan-and-execute
+ * run traced with `otelTracing`, its spans exported to the console exporter
+ * (pass `--quiet` to skip that) and collected in memory to print the tree.
+ * In an application you would register your usual exporter (OTLP…) instead.
  *
  *   npx tsx examples/otel.ts
  */
-import type { HrTime } from '@opentelemetry/api';
+import { context, type HrTime } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
+  ConsoleSpanExporter,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { defineTool, Orchestrator } from 'tandem-agents';
-import { instrument } from 'tandem-agents/otel';
+import { otelTracing } from 'tandem-agents/otel';
 import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
 
+// Spans started inside a tool or a model adapter's fetch nest under tandem's spans through the context.
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const processors = [new SimpleSpanProcessor(exporter)];
+if (!process.argv.includes('--quiet')) processors.push(new SimpleSpanProcessor(new ConsoleSpanExporter()));
+const provider = new BasicTracerProvider({ spanProcessors: processors });
+const tracing = otelTracing({ tracer: provider.getTracer('example'), attributes: { 'app.user': 'demo' } });
 
 const readDoc = defineTool({
   name: 'read_doc',
@@ -52,11 +59,11 @@ const orchestrator = new Orchestrator({
   finalizer: ({ steps }) => steps.at(-1)?.output ?? '',
   tools: [readDoc],
   classify: 'llm',
+  runtime: { tracing },
+  prices: { model: { input: 2.5, output: 10 } },
 });
 
-const run = orchestrator.run('Write a short pricing brief.');
-instrument(run, { tracer: provider.getTracer('example'), attributes: { 'app.user': 'demo' } });
-const result = await run.result;
+const result = await orchestrator.run('Write a short pricing brief.').result;
 
 const spans = exporter.getFinishedSpans();
 const msOf = (t: HrTime) => t[0] * 1000 + t[1] / 1e6;
@@ -76,5 +83,7 @@ function print(span: ReadableSpan, depth: number): void {
   for (const child of children) print(child, depth + 1);
 }
 for (const root of spans.filter((s) => !s.parentSpanContext)) print(root, 0);
-console.log(`\n${spans.length} spans; run status=${result.status}`);
+console.log(
+  `\n${spans.length} spans; run status=${result.status}; cost $${result.usage.costUsd?.toFixed(4)}`,
+);
 await provider.shutdown();

@@ -2,8 +2,10 @@
 # Runs before `npm test`: the suite uses real system programs — redis-server
 # (Redis store and interrupt bus), bwrap (sandbox isolation), prlimit and tar
 # (sandbox limits and snapshots), python3 in /usr/bin (code execution inside
-# bwrap). Installs the missing ones with apt when it can (root on Debian or
-# Ubuntu); otherwise names them and lets the affected tests fail clearly.
+# bwrap), and Chromium in /usr/bin (the run viewer's browser tests). Installs
+# the missing ones with apt when it can (root on Debian or Ubuntu); otherwise
+# names them and lets the affected tests fail clearly — except Chromium, whose
+# tests skip without it.
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
@@ -11,12 +13,25 @@ command -v bwrap >/dev/null || missing+=(bubblewrap)
 command -v prlimit >/dev/null || missing+=(util-linux)
 command -v tar >/dev/null || missing+=(tar)
 [ -x /usr/bin/python3 ] || missing+=(python3)
-[ ${#missing[@]} -eq 0 ] && exit 0
+browser=()
+[ -x /usr/bin/chromium ] || browser+=(chromium)
+[ ${#missing[@]} -eq 0 ] && [ ${#browser[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "test-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "test-deps: installing ${missing[*]}"
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if [ ${#browser[@]} -gt 0 ]; then
+    echo "test-deps: installing chromium"
+    apt-get install -y -qq --no-install-recommends chromium >/dev/null ||
+      echo "test-deps: chromium could not be installed; the viewer's browser tests will be skipped" >&2
+  fi
 else
-  echo "test-deps: missing ${missing[*]} — install them (Debian/Ubuntu: apt-get install ${missing[*]}); the tests that need them will fail" >&2
+  [ ${#missing[@]} -gt 0 ] &&
+    echo "test-deps: missing ${missing[*]} — install them (Debian/Ubuntu: apt-get install ${missing[*]}); the tests that need them will fail" >&2
+  [ ${#browser[@]} -gt 0 ] &&
+    echo "test-deps: no /usr/bin/chromium (Debian/Ubuntu: apt-get install chromium); the viewer's browser tests will be skipped" >&2
 fi
+exit 0

@@ -1,10 +1,11 @@
 /**
  * The layer map of docs/architecture.md, enforced: a module imports only its
- * own layer and the layers below it; the core has no `node:` imports; no
- * import cycles.
+ * own layer and the layers below it; inside `agents/`, a folder imports only
+ * the folders below it, through their `index.ts`; the core has no `node:`
+ * imports; no import cycles.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -20,6 +21,16 @@ const ADAPTERS: Record<string, string[]> = {
   mcp: ['core', 'model', 'tools'],
   queue: ['core', 'agents', 'state'],
   net: ['core', 'safety'],
+  viewer: ['core', 'safety', 'state'],
+};
+
+/** The folders of `agents/` and the folders each may import; files directly in `agents/` (`run.ts`) import none. */
+const AGENT_FOLDERS: Record<string, string[]> = {
+  executor: [],
+  planner: [],
+  routing: [],
+  handoff: ['executor'],
+  orchestrator: ['executor', 'planner', 'routing', 'handoff'],
 };
 
 function files(dir: string): string[] {
@@ -49,6 +60,41 @@ describe('architecture', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('keeps the folders of agents/ in order, each used through its index.ts', () => {
+    const agents = join(src, 'agents');
+    const folderOf = (file: string) => {
+      const parts = relative(agents, file).split('/');
+      return parts.length > 1 ? parts[0]! : '';
+    };
+    const problems: string[] = [];
+    for (const file of all.filter((f) => layerOf(f) === 'agents')) {
+      const folder = folderOf(file);
+      const name = relative(src, file);
+      if (folder && !(folder in AGENT_FOLDERS)) problems.push(`${name}: unknown folder ${folder}`);
+      if (file === join(agents, 'index.ts')) continue;
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+        if (layerOf(target) !== 'agents') continue;
+        const to = folderOf(target);
+        if (to === folder) continue;
+        if (to === '' ? target === join(agents, 'index.ts') : !AGENT_FOLDERS[folder]?.includes(to))
+          problems.push(`${name} → ${relative(src, target)}`);
+        else if (to !== '' && basename(target) !== 'index.ts')
+          problems.push(`${name} → ${relative(src, target)} (not through ${to}/index.ts)`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('maps behaviours in docs/architecture.md only to files that exist', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../docs/architecture.md', import.meta.url)), 'utf8');
+    const map = doc.slice(doc.indexOf('## Where each behaviour lives'));
+    const named = [...map.matchAll(/`([\w./-]+\/[\w.-]+\.ts)`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(30);
+    expect(named.filter((path) => !existsSync(join(src, path)))).toEqual([]);
   });
 
   it('keeps node: modules out of the core entry point', () => {

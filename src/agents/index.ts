@@ -1,32 +1,13 @@
-export * from './agent-profile.js';
-export * from './classifier.js';
-export * from './classify-task.js';
-export * from './dispatch.js';
-export * from './executor.js';
-export * from './executor-options.js';
-export * from './executor-reflection.js';
-export { toolOnlyOutput } from './executor-results.js';
-export * from './finalizer.js';
-export * from './handoff.js';
-export * from './handoff-artifacts.js';
-export * from './handoff-input.js';
-export * from './handoff-session.js';
-export * from './handoff-tools.js';
-export * from './loop-safety.js';
-export * from './orchestration.js';
-export * from './orchestration-parts.js';
-export * from './orchestration-stage.js';
-export * from './orchestrator.js';
-export * from './plan.js';
-export * from './planned-run.js';
-export * from './planner.js';
-export * from './planner-prompts.js';
-export * from './router.js';
+/**
+ * The agents layer, by concept: `executor/` (the ReAct loop and its safety
+ * rules), `planner/` (plans and the planner model), `routing/` (classifier,
+ * LLM router), `handoff/` (agent profiles and handoffs) and `orchestrator/`
+ * (whole runs, one file per phase). `run.ts` is the handle they all return.
+ * @module
+ */
+export * from './executor/index.js';
+export * from './handoff/index.js';
+export * from './orchestrator/index.js';
+export * from './planner/index.js';
+export * from './routing/index.js';
 export { abortErrorOf, Run, type RunInit, toTandemError } from './run.js';
-export * from './run-recorder.js';
-export * from './step-job.js';
-export * from './step-job-types.js';
-export * from './step-prompt.js';
-export { findingsFor, runStepLadder, type StepLadderDeps, stepView } from './step-runner.js';
-export * from './todo.js';
-export * from './verifier.js';

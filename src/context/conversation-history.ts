@@ -3,6 +3,7 @@
  * sends the last 10, and renders them as a "Recent Conversation" block.
  * @module
  */
+import { describeMedia } from '../core/media.js';
 import { type Message, textOf } from '../core/messages.js';
 import { groupStartAtOrAfter, groupStartAtOrBefore } from './tool-pairs.js';
 
@@ -78,10 +79,19 @@ function renderMessage(message: Message): string {
   return `${message.role.toUpperCase()}: ${renderContent(message)}`;
 }
 
+// Images and files show as placeholders: this context is text.
 function renderContent(message: Message): string {
-  if (message.role === 'user') return textOf(message);
+  if (message.role === 'user') {
+    if (typeof message.content === 'string') return message.content;
+    return message.content.map((part) => (part.type === 'text' ? part.text : describeMedia(part))).join('');
+  }
   if (message.role === 'tool') {
-    return message.content.map((part) => `[${part.toolName} result] ${part.content}`).join('\n');
+    return message.content
+      .map((part) => {
+        const media = (part.attachments ?? []).map((a) => ` ${describeMedia(a)}`).join('');
+        return `[${part.toolName} result] ${part.content}${media}`;
+      })
+      .join('\n');
   }
   const pieces: string[] = [];
   const text = textOf(message);

@@ -3,6 +3,7 @@
  * it, and how a summary is marked inside the conversation (seed §45).
  * @module
  */
+import { describeMedia } from '../core/media.js';
 import type { Message, TextPart } from '../core/messages.js';
 import { redactSecrets } from '../core/secrets.js';
 import type { ModelRequest } from '../model/types.js';
@@ -61,7 +62,8 @@ function clip(raw: string): string {
 /**
  * One message as the summariser reads it (`''` when nothing is left), its
  * secrets redacted; the text of an earlier summary is left out: it is passed
- * separately.
+ * separately. Images and files never reach the summariser: each is a
+ * placeholder naming its media type, filename and size.
  */
 export function serializeMessage(message: Message): string {
   if (message.role === 'user') {
@@ -69,16 +71,17 @@ export function serializeMessage(message: Message): string {
       typeof message.content === 'string'
         ? stripSummary(message.content)
         : message.content
-            .map((p) => p.text)
+            .map((p) => (p.type === 'text' ? p.text : describeMedia(p)))
             .filter((t) => !isSummaryText(t))
             .join('\n');
     return text ? `[USER]: ${clip(text)}` : '';
   }
   if (message.role === 'tool') {
     return message.content
-      .map(
-        (p) => `[TOOL RESULT ${p.toolName} ${p.toolCallId}${p.isError ? ' ERROR' : ''}]: ${clip(p.content)}`,
-      )
+      .map((p) => {
+        const media = (p.attachments ?? []).map((a) => `\n${describeMedia(a)}`).join('');
+        return `[TOOL RESULT ${p.toolName} ${p.toolCallId}${p.isError ? ' ERROR' : ''}]: ${clip(p.content)}${media}`;
+      })
       .join('\n');
   }
   const lines: string[] = [];

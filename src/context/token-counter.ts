@@ -8,6 +8,12 @@ import type { Message } from '../core/messages.js';
 import type { ModelRequest, SystemPart, ToolSpec } from '../model/types.js';
 import { type Encoder, type EncodingName, encodingForModel, loadEncoding } from './encodings.js';
 import { estimateTokens } from './estimate.js';
+import {
+  estimateMediaTokens,
+  type MediaTokenEstimate,
+  type MediaTokenRule,
+  mediaTokenRule,
+} from './media-tokens.js';
 
 /** Options of {@link TokenCounter}. */
 export interface TokenCounterOptions {
@@ -21,6 +27,12 @@ export interface TokenCounterOptions {
   messageOverhead?: number;
   /** Tokens a request costs besides its parts (reply priming). Default 3. */
   requestOverhead?: number;
+  /**
+   * How images and files are estimated: a provider's rule, or your own
+   * estimate. Default: the rule of `model` (Claude → `anthropic`, Gemini →
+   * `gemini`, else `openai`); see docs/multimodal.md.
+   */
+  mediaTokens?: MediaTokenRule | MediaTokenEstimate;
 }
 
 interface CachedCount {
@@ -61,12 +73,15 @@ export class TokenCounter {
   private loading: Promise<void> | undefined;
   private gen = 0;
   private readonly tokenize: ((text: string) => number) | undefined;
+  private readonly mediaTokens: MediaTokenEstimate;
   private readonly messageCounts = new WeakMap<Message, CachedCount>();
   private readonly objectCounts = new WeakMap<ToolSpec | SystemPart, CachedCount>();
   private readonly systemStrings = new Map<string, CachedCount>();
 
   constructor(options: TokenCounterOptions = {}) {
     this.tokenize = options.tokenize;
+    const media = options.mediaTokens ?? mediaTokenRule(options.model);
+    this.mediaTokens = typeof media === 'function' ? media : (part) => estimateMediaTokens(part, media);
     this.messageOverhead = options.messageOverhead ?? 4;
     this.requestOverhead = options.requestOverhead ?? 3;
     const encoding =
@@ -111,7 +126,7 @@ export class TokenCounter {
     return estimateTokens(text);
   }
 
-  /** Tokens of one message, counted once per message object. */
+  /** Tokens of one message (images and files by the media rule), counted once per message object. */
   countMessage(message: Message): number {
     const cached = this.messageCounts.get(message);
     if (cached && cached.generation === this.gen) return cached.tokens;
@@ -196,6 +211,11 @@ export class TokenCounter {
           break;
         case 'tool_result':
           tokens += TOOL_CALL_OVERHEAD + this.countText(part.content);
+          for (const attachment of part.attachments ?? []) tokens += this.mediaTokens(attachment);
+          break;
+        case 'image':
+        case 'file':
+          tokens += this.mediaTokens(part);
           break;
       }
     }

@@ -1,18 +1,22 @@
 /**
- * The cheap first pass of compression: long tool outputs outside the
- * protected tail are replaced by a placeholder. Calls and results stay, so
- * the conversation's shape and pairing do not change.
+ * The cheap first pass of compression: long tool outputs, and the images and
+ * files of tool results, outside the protected tail are replaced by
+ * placeholders. Calls and results stay, so the conversation's shape and
+ * pairing do not change.
  * @module
  */
-import type { Message, ToolMessage } from '../core/messages.js';
+import { describeMedia } from '../core/media.js';
+import type { Message, ToolMessage, ToolResultPart } from '../core/messages.js';
 
 /** Content of a pruned tool output. */
 export const PRUNED_TOOL_OUTPUT = '[Old tool output cleared to save context space]';
 
 /**
  * A copy of `messages` where tool results in `[from, to)` longer than
- * `minChars` hold {@link PRUNED_TOOL_OUTPUT}. Unchanged messages are the same
- * objects; changed ones are new. Returns how many results were pruned.
+ * `minChars` hold {@link PRUNED_TOOL_OUTPUT}, and results with attachments
+ * lose them for placeholders naming each (media type, filename, size) at the
+ * end of their text. Unchanged messages are the same objects; changed ones
+ * are new. Returns how many results were pruned.
  */
 export function pruneToolOutputs(
   messages: readonly Message[],
@@ -22,19 +26,27 @@ export function pruneToolOutputs(
 ): { messages: Message[]; pruned: number } {
   const out = messages.slice();
   let pruned = 0;
+  const prunable = (part: ToolResultPart) => part.content.length > minChars || !!part.attachments?.length;
   for (let i = from; i < to; i++) {
     const message = out[i]!;
     if (message.role !== 'tool') continue;
-    if (!message.content.some((p) => p.content.length > minChars)) continue;
+    if (!message.content.some(prunable)) continue;
     const replaced: ToolMessage = {
       role: 'tool',
       content: message.content.map((part) => {
-        if (part.content.length <= minChars) return part;
+        if (!prunable(part)) return part;
         pruned++;
-        return { ...part, content: PRUNED_TOOL_OUTPUT };
+        return prunedResult(part, minChars);
       }),
     };
     out[i] = replaced;
   }
   return { messages: out, pruned };
+}
+
+function prunedResult(part: ToolResultPart, minChars: number): ToolResultPart {
+  const { attachments, ...rest } = part;
+  const text = part.content.length > minChars ? PRUNED_TOOL_OUTPUT : part.content;
+  const placeholders = (attachments ?? []).map(describeMedia);
+  return { ...rest, content: [text, ...placeholders].filter((line) => line).join('\n') };
 }

@@ -185,6 +185,7 @@ export type RunErrorKind =
   | 'invalid_tool_calls'
   | 'model'
   | 'length'
+  | 'budget'
   | 'plan'
   | 'guardrail'
   | 'interrupted'

@@ -15,7 +15,10 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import type { Emitter, EventPayloads, EventTags, EventType, TandemEvent } from './events.js';
+import { costOf, type PriceLookup } from './pricing.js';
 import type { Clock } from './seams.js';
+import type { SpanRequest, TraceSpan } from './span.js';
+import type { Tracing } from './tracing.js';
 import { addUsage, emptyUsage, type Usage } from './usage.js';
 
 /** Options of an {@link EventBus}. */
@@ -31,6 +34,14 @@ export interface EventBusOptions {
    * adds its `usage` into it in place. Default: zero.
    */
   usage?: Usage;
+  /**
+   * Prices of the run's models (see {@link priceLookup}). With them every
+   * `usage` event whose model is priced carries `usage.costUsd`, and so do
+   * its `total` and the run's {@link EventBus.usage}. Default: none — no cost.
+   */
+  prices?: PriceLookup;
+  /** Spans around model calls and tool executions; also sees every event. Default: none. */
+  tracing?: Tracing;
 }
 
 type Listener<T extends EventType> = (event: TandemEvent<T>) => void;
@@ -73,11 +84,20 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   private drainWaiters: Array<() => void> = [];
   private readonly guarded = new WeakMap<(event: any) => void, (event: any) => void>();
   private readonly onListenerError: (error: unknown, event: TandemEvent) => void;
+  private readonly prices: PriceLookup | undefined;
+  private readonly tracing: Tracing | undefined;
+  private delivering = false;
+  private readonly deferred: Array<[EventType, EventPayloads[EventType], EventTags | undefined]> = [];
 
   constructor(options: EventBusOptions) {
     this.runId = options.runId;
     this.usage = options.usage ?? emptyUsage();
     this.clock = options.clock;
+    this.prices = options.prices;
+    this.tracing = options.tracing;
+    // Before any user listener, so spans open before a listener reacts to the event.
+    if (this.tracing?.onEvent) this.on('*', (event) => this.tracing!.onEvent!(event));
+    if (this.tracing) this.span = (request, fn) => this.spanTagged(request, fn, {});
     this.highWaterMark = Math.max(2, options.highWaterMark ?? 1024);
     this.onListenerError =
       options.onListenerError ??
@@ -96,10 +116,34 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   /** Emits with tags; used by scoped emitters. */
   dispatch<T extends EventType>(type: T, payload: EventPayloads[T], tags: EventTags | undefined): void {
     if (this.ended) return;
+    if (this.delivering) {
+      // Emitted by a listener: after the event being delivered reached everyone, so all see seq order.
+      this.deferred.push([type, payload, tags]);
+      return;
+    }
+    this.delivering = true;
+    try {
+      this.deliver(type, payload, tags);
+      while (this.deferred.length > 0 && !this.ended) {
+        const [t, p, g] = this.deferred.shift()!;
+        this.deliver(t, p, g);
+      }
+    } finally {
+      this.delivering = false;
+      this.deferred.length = 0;
+    }
+  }
+
+  private deliver(type: EventType, payload: EventPayloads[EventType], tags: EventTags | undefined): void {
     const event = { type, runId: this.runId, seq: ++this.seq, at: this.clock.now() } as TandemEvent;
     if (tags) Object.assign(event, tags);
     Object.assign(event, payload);
-    if (event.type === 'usage') event.total = { ...addUsage(this.usage, event.usage) };
+    if (event.type === 'usage') {
+      const price = event.usage.costUsd === undefined ? this.prices?.(event.model) : undefined;
+      // A copy: the emitter's usage record may be its own running sum.
+      if (price) event.usage = { ...event.usage, costUsd: costOf(event.usage, price) };
+      event.total = { ...addUsage(this.usage, event.usage) };
+    }
     if (type === 'complete' || type === 'error') this.ended = true;
     for (const queue of this.queues) {
       if (queue.waiting) {
@@ -117,6 +161,18 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
 
   scope(tags: EventTags): Emitter {
     return new ScopedEmitter(this, tags);
+  }
+
+  /**
+   * Runs `fn` inside a span of the bus's tracing. Set only when the bus has
+   * tracing, so callers skip building span requests when it has none.
+   */
+  readonly span?: <T>(request: SpanRequest, fn: (span: TraceSpan) => Promise<T>) => Promise<T>;
+
+  /** {@link EventBus.span} with the tags of a scoped emitter. */
+  spanTagged<T>(request: SpanRequest, fn: (span: TraceSpan) => Promise<T>, tags: EventTags): Promise<T> {
+    if (!this.tracing) return fn(NO_SPAN);
+    return this.tracing.inSpan({ runId: this.runId, tags }, request, fn);
   }
 
   backpressure(): Promise<void> | undefined {
@@ -249,4 +305,13 @@ class ScopedEmitter implements Emitter {
   backpressure(): Promise<void> | undefined {
     return this.bus.backpressure();
   }
+  get span(): Emitter['span'] {
+    return this.bus.span && ((request, fn) => this.bus.spanTagged(request, fn, this.tags));
+  }
 }
+
+const NO_SPAN: TraceSpan = {
+  setAttributes() {},
+  addEvent() {},
+  output() {},
+};

@@ -9,6 +9,8 @@
  * ends with exactly one `complete` or `error`, and nothing follows it.
  * @module
  */
+import type { MediaSummary } from './media.js';
+import type { SpanRequest, TraceSpan } from './span.js';
 import type { Usage } from './usage.js';
 
 /** Fields every event carries. */
@@ -88,7 +90,15 @@ export interface EventPayloads {
     durationMs: number;
     truncated?: boolean;
     filtered?: boolean;
+    /** Images and files the tool returned: media types and sizes, never the bytes. */
+    attachments?: MediaSummary[];
   };
+  /**
+   * How far a running tool call got (an MCP server's `notifications/progress`,
+   * an MCP task's status): between the call's `tool_call` and `tool_result`,
+   * with `parentId` = `id`. `progress` rises; `total` when known.
+   */
+  tool_progress: { id: string; name: string; progress?: number; total?: number; message?: string };
   handoff: { from: string; to: string; task: string; accepted: boolean; reason?: string };
   skill_output: { skillId: string; output: unknown; depth: number };
   source: { title: string; url: string; snippet?: string };
@@ -123,6 +133,14 @@ export interface EventPayloads {
    * stamps it, whichever component emitted the event.
    */
   usage: { model: string; usage: Usage; total: Usage };
+  /** A run budget's pressure (the most used share of any limit) reached the warning level, or 1: the run stops. */
+  budget: {
+    resource: 'tokens' | 'cost' | 'tool_calls' | 'wall_clock';
+    used: number;
+    limit: number;
+    pressure: number;
+    action: 'warn' | 'stop';
+  };
   parallel_start: { ids: string[] };
   parallel_complete: { ids: string[]; durationMs: number };
   complete: { output: string; status: 'success' | 'partial' | 'failed'; usage: Usage };
@@ -156,6 +174,11 @@ export interface Emitter {
   backpressure(): Promise<void> | undefined;
   /** The run's id. */
   readonly runId: string;
+  /**
+   * Runs `fn` inside a span of the run's {@link Tracing}, tagged like this
+   * emitter's events. Absent (or without tracing, `fn` runs as is).
+   */
+  span?<T>(request: SpanRequest, fn: (span: TraceSpan) => Promise<T>): Promise<T>;
 }
 
 /** The terminal event types: a run ends with exactly one. */

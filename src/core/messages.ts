@@ -36,19 +36,54 @@ export interface ToolCallPart {
   providerMetadata?: ProviderMetadata;
 }
 
+/**
+ * Bytes of an image or a file: a `Uint8Array`, or base64 text (no `data:`
+ * prefix). Saved run states hold base64, so a state stays plain JSON.
+ */
+export type MediaData = Uint8Array | string;
+
+/**
+ * An image the model should see: its bytes (`data`) or a URL the provider
+ * fetches (`url`) — exactly one of the two.
+ */
+export interface ImagePart {
+  type: 'image';
+  /** IANA media type, e.g. `image/png`. */
+  mediaType: string;
+  data?: MediaData;
+  url?: string;
+  filename?: string;
+}
+
+/** A document (PDF, text, audio…) the model should read: `data` or `url`, exactly one. */
+export interface FilePart {
+  type: 'file';
+  /** IANA media type, e.g. `application/pdf`. */
+  mediaType: string;
+  data?: MediaData;
+  url?: string;
+  filename?: string;
+}
+
+/** Binary content a user message or a tool result may carry. */
+export type MediaPart = ImagePart | FilePart;
+
 /** The result of one tool call, matched to it by `toolCallId`. */
 export interface ToolResultPart {
   type: 'tool_result';
   toolCallId: string;
   toolName: string;
+  /** What the model reads as text (guardrails, truncation and compression work on it). */
   content: string;
+  /** Images and files the tool returned besides its text, in order. */
+  attachments?: MediaPart[];
   isError?: boolean;
 }
 
 /** A message written by the user (or by the framework on the user's behalf, e.g. a continuation request). */
 export interface UserMessage {
   role: 'user';
-  content: string | TextPart[];
+  content: string | Array<TextPart | MediaPart>;
 }
 
 /** A model turn: text, reasoning and tool calls in the order the model produced them. */

@@ -4,7 +4,9 @@
  * never sleep.
  * @module
  */
+
 import { AbortError } from './errors.js';
+import type { Tracing } from './tracing.js';
 
 /** Cancels a timer created by {@link Clock.setTimer}. */
 export type CancelTimer = () => void;
@@ -32,6 +34,8 @@ export interface Runtime {
   clock: Clock;
   random: Random;
   ids: IdGenerator;
+  /** Spans around model calls and tool executions (e.g. `otelTracing()` from `tandem-agents/otel`). Default: none. */
+  tracing?: Tracing;
 }
 
 /** The real clock. */
@@ -91,6 +95,7 @@ export function resolveRuntime(partial?: Partial<Runtime>): Runtime {
     clock: partial?.clock ?? systemClock,
     random: partial?.random ?? systemRandom,
     ids: partial?.ids ?? createIdGenerator(partial?.random),
+    tracing: partial?.tracing,
   };
 }
 

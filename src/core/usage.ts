@@ -11,6 +11,11 @@ export interface Usage {
   cachedInputTokens: number;
   /** Output tokens spent on reasoning (a subset of `outputTokens`). */
   reasoningTokens: number;
+  /**
+   * What the tokens cost in US dollars, when the run was given prices (see
+   * `PriceTable`) and the model is in the table. Absent means unknown, not free.
+   */
+  costUsd?: number;
 }
 
 /** A zero usage record. */
@@ -25,6 +30,7 @@ export function addUsage(total: Usage, delta: Partial<Usage> | undefined): Usage
   total.outputTokens += delta.outputTokens ?? 0;
   total.cachedInputTokens += delta.cachedInputTokens ?? 0;
   total.reasoningTokens += delta.reasoningTokens ?? 0;
+  if (delta.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + delta.costUsd;
   return total;
 }
 

@@ -16,25 +16,26 @@ export interface McpContentPart {
 }
 
 /**
- * The text of a result: `structuredContent` as JSON when present (servers
- * that send it also send the same data as text, for older clients), else the
- * parts joined by newlines — text as is, binary parts summarised
+ * The text of a result: the content parts the server sent, joined by
+ * newlines — text as is, binary parts summarised
  * (`[image: image/png, 68 bytes]`) since the model cannot see them, embedded
- * resources as their URI followed by their text. A result of the 2024-10-07
- * protocol (`toolResult`) is given as JSON.
+ * resources as their URI followed by their text. `structuredContent` is data
+ * for programs (servers send its text form as content too), so it is given as
+ * JSON only when there is no content. A result of the 2024-10-07 protocol
+ * (`toolResult`) is given as JSON.
  */
 export function resultText(result: {
   content?: unknown;
   structuredContent?: unknown;
   toolResult?: unknown;
 }): string {
-  if (result.structuredContent !== undefined && result.structuredContent !== null) {
-    return JSON.stringify(result.structuredContent);
-  }
   if (!Array.isArray(result.content) && result.toolResult !== undefined) {
     return typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult);
   }
   const parts = Array.isArray(result.content) ? (result.content as McpContentPart[]) : [];
+  if (parts.length === 0 && result.structuredContent !== undefined && result.structuredContent !== null) {
+    return JSON.stringify(result.structuredContent);
+  }
   return parts.map(partText).join('\n');
 }
 

@@ -3,7 +3,7 @@
  * runner emits) can tell a tool's own failure from a broken connection.
  * @module
  */
-import { TandemError } from '../core/errors.js';
+import { AbortError, TandemError } from '../core/errors.js';
 
 /**
  * Why an MCP tool call failed: `tool_error` — the server ran the tool and
@@ -50,4 +50,21 @@ export function fromMcpError(tool: string | undefined, error: unknown): unknown 
   const kind: McpToolErrorKind =
     code === REQUEST_TIMEOUT ? 'timeout' : code === CONNECTION_CLOSED ? 'connection' : 'protocol';
   return new McpToolError(kind, tool, error.message, { code, cause: error });
+}
+
+/**
+ * Runs one MCP request and gives its failure one identity: `AbortError` when
+ * `signal` aborted (whatever the SDK made of it), else {@link fromMcpError}.
+ */
+export async function mcpRequest<T>(
+  tool: string | undefined,
+  signal: AbortSignal | undefined,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (signal?.aborted) throw new AbortError(signal.reason);
+    throw fromMcpError(tool, error);
+  }
 }

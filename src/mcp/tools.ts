@@ -6,15 +6,22 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
-import { AbortError, ConfigError } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
+import type { ToolMediaResult } from '../tools/output.js';
+import { isRecord } from '../tools/records.js';
 import type { Tool, ToolContext, ToolRisk } from '../tools/types.js';
-import { resultText } from './content.js';
-import { fromMcpError, McpToolError } from './errors.js';
+import { callMcpTool } from './call.js';
+import { type McpContentPart, resultText } from './content.js';
+import { McpToolError } from './errors.js';
+import { type McpLimits, type McpTimingOptions, resolveLimits } from './limits.js';
 import { assertDistinctNames, mcpToolName } from './names.js';
+import { listAllPages, signalOption } from './pages.js';
 import { argumentsSchema } from './schema.js';
+import { requiresTask } from './tasks.js';
+import { mcpToolOutput } from './tool-output.js';
 
-/** The part of the SDK's `Client` tandem uses. */
-export type McpClient = Pick<Client, 'listTools' | 'callTool'>;
+/** The part of the SDK's `Client` tandem uses (`request` for task-based tools). */
+export type McpClient = Pick<Client, 'listTools' | 'callTool' | 'request'>;
 
 /** An MCP tool as the server describes it in `tools/list`. */
 export type McpToolDefinition = SdkTool;
@@ -22,8 +29,12 @@ export type McpToolDefinition = SdkTool;
 /** Selects tools by their name on the server. */
 export type McpToolFilter = readonly string[] | ((name: string, tool: McpToolDefinition) => boolean);
 
-/** Options of {@link mcpTools} and {@link mcpTool}. */
-export interface McpToolsOptions {
+/**
+ * Options of {@link mcpTools} and {@link mcpTool}. The timing options
+ * (`timeoutMs`, `resetTimeoutOnProgress`, `maxTotalTimeoutMs`) are enforced by
+ * the MCP tool itself, which cancels the call on the server when one expires.
+ */
+export interface McpToolsOptions extends McpTimingOptions {
   /** Only these tools (server names, or a predicate). Default: all. */
   include?: McpToolFilter;
   /** Not these tools (server names, or a predicate), applied after `include`. */
@@ -40,8 +51,6 @@ export interface McpToolsOptions {
    * Annotations are the server's own claims: set this for servers you do not trust.
    */
   risk?: ToolRisk | ((tool: McpToolDefinition) => ToolRisk);
-  /** Per-call timeout of every tool; also the MCP request timeout. Default: the SDK's 60 s request timeout. */
-  timeoutMs?: number;
   /** Output cap of every tool. Default: the runner's. */
   maxOutputChars?: number;
   /**
@@ -53,19 +62,42 @@ export interface McpToolsOptions {
   signal?: AbortSignal;
 }
 
+/** An MCP tool call's whole result, for callers that want more than the model sees. */
+export interface McpToolResult {
+  /** What the model sees: the text the server sent (see {@link resultText}). */
+  text: string;
+  /** The server's `structuredContent`, as sent: data matching the tool's `outputSchema`. */
+  object?: Record<string, unknown>;
+  /** The result's content parts, as sent. */
+  content: McpContentPart[];
+  /** The server reported the call failed (`isError: true`). */
+  isError: boolean;
+}
+
 /** A tandem tool backed by an MCP server tool. */
-export interface McpTool extends Tool<Record<string, unknown>, string> {
+export interface McpTool extends Tool<Record<string, unknown>, string | ToolMediaResult> {
   /** The tool's name on the server (what `tools/call` is sent). */
   readonly mcpName: string;
   /** The server's hints (`readOnlyHint`, `destructiveHint`, …), as given. */
   readonly annotations?: McpToolDefinition['annotations'];
+  /** The JSON Schema of the tool's `structuredContent`, when the server declares one. */
+  readonly outputSchema?: McpToolDefinition['outputSchema'];
+  /** Whether calls run as MCP tasks (the server requires it: `execution.taskSupport: 'required'`). */
+  readonly taskBased: boolean;
   /**
-   * Calls the tool on the server. Resolves with the result's text; rejects
+   * Calls the tool on the server. Resolves with the result's text, or, when
+   * it holds images or audio, the text of the rest with those attached; rejects
    * with {@link McpToolError} (`tool_error` when the server reported
-   * `isError`, else the protocol failure) or `AbortError` when `ctx.signal`
-   * aborts (the server is sent a cancellation).
+   * `isError`, `timeout` past a limit, else the protocol failure) or
+   * `AbortError` when `ctx.signal` aborts (the server is sent a cancellation).
+   * Progress the server reports goes to `ctx.progress`.
    */
-  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string | ToolMediaResult>;
+  /**
+   * Calls the tool like `execute`, but resolves with the whole result, an
+   * `isError` one included; rejects only when the call itself failed.
+   */
+  call(args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<McpToolResult>;
 }
 
 /**
@@ -81,7 +113,17 @@ export interface McpTool extends Tool<Record<string, unknown>, string> {
  */
 export async function mcpTools(client: McpClient, options: McpToolsOptions = {}): Promise<McpTool[]> {
   checkOptions(options);
-  const definitions = await listAllTools(client, options.signal);
+  const definitions = await listAllPages(
+    'tools/list',
+    async (cursor) => {
+      const page = await client.listTools(
+        cursor === undefined ? {} : { cursor },
+        signalOption(options.signal),
+      );
+      return { items: page.tools, nextCursor: page.nextCursor };
+    },
+    options.signal,
+  );
   const tools = definitions
     .filter((definition) => selected(definition, options))
     .map((definition) => mcpTool(client, definition, options));
@@ -99,11 +141,20 @@ export function mcpTool(
   definition: McpToolDefinition,
   options: McpToolsOptions = {},
 ): McpTool {
-  checkOptions(options);
+  const limits = checkOptions(options);
   const mcpName = definition.name;
-  const timeoutMs = options.timeoutMs;
   const jsonSchema = definition.inputSchema as Record<string, unknown>;
   const readOnly = definition.annotations?.readOnlyHint === true;
+  const call = async (args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress'>) => {
+    const result = await callMcpTool(client, definition, args, ctx, limits);
+    const mcpResult: McpToolResult = {
+      text: resultText(result),
+      content: Array.isArray(result.content) ? (result.content as McpContentPart[]) : [],
+      isError: result.isError === true,
+    };
+    if (isRecord(result.structuredContent)) mcpResult.object = result.structuredContent;
+    return mcpResult;
+  };
   return {
     name: mcpToolName(mcpName, options.prefix),
     mcpName,
@@ -112,57 +163,19 @@ export function mcpTool(
     jsonSchema,
     risk: riskOf(definition, options),
     parallelSafe: readOnly,
-    timeoutMs,
     maxOutputChars: options.maxOutputChars,
     annotations: definition.annotations,
-    async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
-      let result: Awaited<ReturnType<McpClient['callTool']>>;
-      try {
-        // The signal makes the SDK send `notifications/cancelled`, so the server stops too.
-        result = await client.callTool(
-          { name: mcpName, arguments: args },
-          undefined,
-          timeoutMs === undefined ? { signal: ctx.signal } : { signal: ctx.signal, timeout: timeoutMs },
-        );
-      } catch (error) {
-        if (ctx.signal.aborted) throw new AbortError(ctx.signal.reason);
-        throw fromMcpError(mcpName, error);
-      }
-      const text = resultText(result);
-      if (result.isError === true) {
+    outputSchema: definition.outputSchema,
+    taskBased: requiresTask(definition),
+    call,
+    async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string | ToolMediaResult> {
+      const result = await call(args, ctx);
+      const { text, isError } = result;
+      if (isError)
         throw new McpToolError('tool_error', mcpName, text || `MCP tool '${mcpName}' reported an error`);
-      }
-      return text;
+      return mcpToolOutput(result);
     },
   };
-}
-
-/** Every page of `tools/list`. */
-async function listAllTools(
-  client: McpClient,
-  signal: AbortSignal | undefined,
-): Promise<McpToolDefinition[]> {
-  const all: McpToolDefinition[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    let page: Awaited<ReturnType<McpClient['listTools']>>;
-    try {
-      page = await client.listTools(cursor === undefined ? {} : { cursor }, signal ? { signal } : undefined);
-    } catch (error) {
-      if (signal?.aborted) throw new AbortError(signal.reason);
-      throw fromMcpError(undefined, error);
-    }
-    all.push(...page.tools);
-    cursor = page.nextCursor;
-    if (cursor !== undefined) {
-      // A server that hands out a cursor twice would page forever.
-      if (seen.has(cursor))
-        throw new McpToolError('protocol', undefined, `tools/list repeated cursor "${cursor}"`);
-      seen.add(cursor);
-    }
-  } while (cursor !== undefined);
-  return all;
 }
 
 function selected(definition: McpToolDefinition, options: McpToolsOptions): boolean {
@@ -187,11 +200,10 @@ function riskOf(definition: McpToolDefinition, options: McpToolsOptions): ToolRi
   return options.defaultRisk ?? 'moderate';
 }
 
-function checkOptions(options: McpToolsOptions): void {
-  for (const key of ['timeoutMs', 'maxOutputChars'] as const) {
-    const value = options[key];
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
-      throw new ConfigError(`mcpTools ${key} must be a positive number, got ${value}`);
-    }
+function checkOptions(options: McpToolsOptions): McpLimits {
+  const value = options.maxOutputChars;
+  if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+    throw new ConfigError(`mcpTools maxOutputChars must be a positive number, got ${value}`);
   }
+  return resolveLimits(options);
 }

@@ -10,6 +10,7 @@ import type { Emitter } from '../core/events.js';
 import { type CompressHook, callWithContextRecovery } from './resilience/context-recovery.js';
 import { isVisiblePart } from './resilience/visible.js';
 import { StreamAggregator } from './stream.js';
+import { tracedModelCall } from './traced-call.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
 
 // The seam's type lives with the recovery that calls it; agents and the context layer import it from here.
@@ -93,15 +94,23 @@ export function directInvoker(model: ChatModel): ModelInvoker {
           options.onPart?.(part);
         },
       };
-      const attempt = (smaller: ModelRequest) => callOnce(model, smaller, watched);
+      let attempts = 0;
+      const attempt = (smaller: ModelRequest) => callOnce(model, smaller, watched, ++attempts);
       return callWithContextRecovery(model, request, compress, attempt, () => !shown && !signal?.aborted);
     },
   };
 }
 
-function callOnce(model: ChatModel, request: ModelRequest, options: InvokeOptions): Promise<ModelResponse> {
-  if (model.stream && options.stream !== false) {
-    return streamOnce(model as ChatModel & { stream: NonNullable<ChatModel['stream']> }, request, options);
-  }
-  return abortable(model.generate(request, { signal: options.signal }), options.signal);
+function callOnce(
+  model: ChatModel,
+  request: ModelRequest,
+  options: InvokeOptions,
+  attempt = 1,
+): Promise<ModelResponse> {
+  return tracedModelCall(model, request, options.emit, attempt, () => {
+    if (model.stream && options.stream !== false) {
+      return streamOnce(model as ChatModel & { stream: NonNullable<ChatModel['stream']> }, request, options);
+    }
+    return abortable(model.generate(request, { signal: options.signal }), options.signal);
+  });
 }

@@ -21,6 +21,13 @@ export interface ModelInfo {
   supportsReasoning?: boolean;
   /** True for endpoints on this machine or LAN (local servers stream slowly; stale-stream detection is off). */
   local?: boolean;
+  /**
+   * Media types the model takes in user messages and tool results (`image/*`
+   * wildcards allowed; `[]` for a text-only model). Adapters refuse other
+   * parts with a `bad_request` ModelError before sending. Default: whatever
+   * the adapter can map.
+   */
+  inputMediaTypes?: readonly string[];
 }
 
 /** A tool as the model sees it. */

@@ -12,3 +12,4 @@
  */
 export * from './instrument.js';
 export { NOT_CLOSED } from './run-trace.js';
+export * from './tracing.js';

@@ -3,8 +3,9 @@
  * @module
  */
 import { type Attributes, type Context, context, type Tracer, trace } from '@opentelemetry/api';
-import type { EventType, TandemEvent } from '../core/events.js';
-import { RunTrace, type TraceSettings } from './run-trace.js';
+import type { TandemEvent } from '../core/events.js';
+import type { TraceSettings } from './run-trace.js';
+import { errorReporter, RunTraces } from './run-traces.js';
 
 /** Anything that delivers every event to a `'*'` listener: a `Run` or an `EventBus`. */
 export interface TandemEventSource {
@@ -18,8 +19,10 @@ export interface InstrumentOptions {
   tracer?: Tracer;
   /** Name of the default tracer. Default `tandem-agents`. */
   tracerName?: string;
-  /** Name of the root span of each run. Default `tandem.run`. */
+  /** Name of the root span of each run. Default `invoke_agent {agentName}`. */
   rootName?: string;
+  /** `gen_ai.agent.name` of the root span, and its name's end. Default `tandem`. */
+  agentName?: string;
   /** Extra attributes on the root span of each run. */
   attributes?: Attributes;
   /** Context whose active span becomes the root span's parent. Default: `context.active()` when `instrument` is called. */
@@ -38,42 +41,6 @@ export interface InstrumentOptions {
    */
   onError?: (error: unknown) => void;
 }
-
-/**
- * Event types that make spans, span events or usage. Token and reasoning
- * deltas are absent: the listener drops them with this one lookup, so the
- * per-token cost is constant and allocates nothing. Spelled out per type so
- * that a new event type needs a decision here.
- */
-const TRACED: Readonly<Record<EventType, boolean>> = {
-  run_started: true,
-  stage: true,
-  routing: true,
-  plan_overview: true,
-  plan_step_started: true,
-  plan_step_completed: true,
-  plan_step_failed: true,
-  plan_revised: true,
-  todo_update: false,
-  token: false,
-  reasoning: false,
-  tool_call: true,
-  tool_result: true,
-  handoff: true,
-  skill_output: false,
-  source: false,
-  interrupt: true,
-  interrupt_response: true,
-  guardrail: true,
-  retry: true,
-  fallback: true,
-  compression: true,
-  usage: true,
-  parallel_start: false,
-  parallel_complete: false,
-  complete: true,
-  error: true,
-};
 
 /**
  * Records the runs whose events `source` delivers as OpenTelemetry spans, and
@@ -101,67 +68,25 @@ const TRACED: Readonly<Record<EventType, boolean>> = {
  * were last seen, marked `tandem.incomplete`.
  */
 export function instrument(source: TandemEventSource, options: InstrumentOptions = {}): () => void {
-  const settings: TraceSettings = {
-    tracer: options.tracer ?? trace.getTracer(options.tracerName ?? 'tandem-agents'),
-    parent: options.parentContext ?? context.active(),
-    rootName: options.rootName ?? 'tandem.run',
-    rootAttributes: options.attributes,
-    content: { capture: options.captureContent ?? false, maxChars: options.maxContentChars ?? 1000 },
-  };
-  let warned = false;
-  const onError =
-    options.onError ??
-    ((error: unknown) => {
-      if (warned) return;
-      warned = true;
-      console.warn('tandem-agents/otel: the tracer threw; spans of this run may be incomplete', error);
-    });
-  const report = (error: unknown) => {
-    try {
-      onError(error);
-    } catch {
-      // A throwing error handler must not reach the run either.
-    }
-  };
-
-  const runs = new Map<string, RunTrace>();
-  // The bus sends nothing after the terminal event; this guards sources that do.
-  let endedRunId: string | undefined;
-  const listener = (event: TandemEvent): void => {
-    if (!TRACED[event.type]) return;
-    if (event.runId === endedRunId) return;
-    try {
-      let run = runs.get(event.runId);
-      if (!run) {
-        run = new RunTrace(settings);
-        runs.set(event.runId, run);
-      }
-      if (run.record(event)) {
-        runs.delete(event.runId);
-        endedRunId = event.runId;
-      }
-    } catch (error) {
-      if (event.type === 'complete' || event.type === 'error') {
-        runs.delete(event.runId);
-        endedRunId = event.runId;
-      }
-      report(error);
-    }
-  };
-
-  source.on('*', listener);
+  const traces = new RunTraces(traceSettings(options), errorReporter(options.onError));
+  source.on('*', traces.record);
   let attached = true;
   return () => {
     if (!attached) return;
     attached = false;
-    source.off('*', listener);
-    for (const run of runs.values()) {
-      try {
-        run.abandon();
-      } catch (error) {
-        report(error);
-      }
-    }
-    runs.clear();
+    source.off('*', traces.record);
+    traces.abandonAll();
+  };
+}
+
+/** The settings every run of one instrumentation shares. */
+export function traceSettings(options: InstrumentOptions, parent: 'now' | 'per-run' = 'now'): TraceSettings {
+  return {
+    tracer: options.tracer ?? trace.getTracer(options.tracerName ?? 'tandem-agents'),
+    parent: options.parentContext ?? (parent === 'now' ? context.active() : undefined),
+    rootName: options.rootName ?? `invoke_agent ${options.agentName ?? 'tandem'}`,
+    agentName: options.agentName ?? 'tandem',
+    rootAttributes: options.attributes,
+    content: { capture: options.captureContent ?? false, maxChars: options.maxContentChars ?? 1000 },
   };
 }

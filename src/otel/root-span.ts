@@ -10,14 +10,13 @@ import { type ContentPolicy, content, put, setUsageAttributes, toHrTime } from '
 /** Attributes of a root span started by `event` (normally `run_started`; any event when attached late). */
 export function rootAttributes(
   event: TandemEvent,
-  extra: Attributes | undefined,
-  policy: ContentPolicy,
+  settings: { rootAttributes: Attributes | undefined; agentName: string; content: ContentPolicy },
 ): Attributes {
-  const a: Attributes = { ...extra };
+  const a: Attributes = { ...settings.rootAttributes };
   a['tandem.run.id'] = event.runId;
   a['gen_ai.operation.name'] = 'invoke_agent';
-  put(a, 'gen_ai.agent.name', event.agent);
-  if (event.type === 'run_started') put(a, 'tandem.input', content(policy, event.input));
+  a['gen_ai.agent.name'] = event.agent ?? settings.agentName;
+  if (event.type === 'run_started') put(a, 'tandem.input', content(settings.content, event.input));
   else a['tandem.attached_late'] = true;
   return a;
 }

@@ -7,6 +7,8 @@
 import {
   type Attributes,
   type Context,
+  context,
+  ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -22,9 +24,11 @@ import { type ContentPolicy, content, jsonContent, put, setUsageAttributes, toHr
 /** What a {@link RunTrace} takes from `instrument`'s options. */
 export interface TraceSettings {
   tracer: Tracer;
-  /** Context the root span is a child of. */
-  parent: Context;
+  /** Context the root span is a child of. Default: the context active when the run's first event is recorded. */
+  parent: Context | undefined;
   rootName: string;
+  /** `gen_ai.agent.name` of the root when its first event names no agent. */
+  agentName: string;
   rootAttributes: Attributes | undefined;
   content: ContentPolicy;
 }
@@ -59,6 +63,7 @@ export class RunTrace {
   private readonly tools = new Map<string, Node>();
   private readonly interrupts = new Map<string, Node>();
   private lastAt = 0;
+  private base: Context = ROOT_CONTEXT;
 
   constructor(private readonly settings: TraceSettings) {}
 
@@ -126,24 +131,37 @@ export class RunTrace {
   }
 
   private startRoot(event: TandemEvent): Node {
+    this.base = this.settings.parent ?? context.active();
     const span = this.settings.tracer.startSpan(
       this.settings.rootName,
       {
         kind: SpanKind.INTERNAL,
         startTime: toHrTime(event.at),
-        attributes: rootAttributes(event, this.settings.rootAttributes, this.settings.content),
+        attributes: rootAttributes(event, this.settings),
       },
-      this.settings.parent,
+      this.base,
     );
     this.root = { span, usage: undefined };
     return this.root;
+  }
+
+  /** The context a call tagged with these ids runs under: the innermost open span that holds it. */
+  contextFor(parentId: string | undefined, stepId: string | undefined): Context {
+    const node = this.root ? this.innermost(parentId, stepId) : undefined;
+    return node ? trace.setSpan(this.base, node.span) : this.base;
+  }
+
+  /** The context of the open span of tool call `callId`, if there is one. */
+  toolContext(callId: string): Context | undefined {
+    const node = this.tools.get(callId);
+    return node && trace.setSpan(this.base, node.span);
   }
 
   private start(name: string, at: number, parent: Node, attributes: Attributes): Node {
     const span = this.settings.tracer.startSpan(
       name,
       { kind: SpanKind.INTERNAL, startTime: toHrTime(at), attributes },
-      trace.setSpan(this.settings.parent, parent.span),
+      trace.setSpan(this.base, parent.span),
     );
     return { span, usage: undefined };
   }

@@ -28,6 +28,7 @@ export function setUsageAttributes(span: Span, usage: Usage): void {
   span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
   span.setAttribute('gen_ai.usage.cache_read.input_tokens', usage.cachedInputTokens);
   span.setAttribute('gen_ai.usage.reasoning.output_tokens', usage.reasoningTokens);
+  if (usage.costUsd !== undefined) span.setAttribute('tandem.usage.cost_usd', usage.costUsd);
 }
 
 /** How user content (inputs, outputs, tool arguments and results) reaches attributes. */

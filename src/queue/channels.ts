@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { StepJob } from '../agents/step-job-types.js';
+import type { StepJob } from '../agents/orchestrator/index.js';
 import type { EventPayloads, EventTags, EventType } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { ConversationState } from '../state/run-state.js';

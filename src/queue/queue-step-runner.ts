@@ -6,7 +6,7 @@
  */
 import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { StepJob, StepJobContext, StepJobResult, StepRunner } from '../agents/step-job-types.js';
+import type { StepJob, StepJobContext, StepJobResult, StepRunner } from '../agents/orchestrator/index.js';
 import { AbortError, errorMessage, isAbortError } from '../core/errors.js';
 import { type Clock, systemClock } from '../core/seams.js';
 import {

@@ -4,7 +4,7 @@
  * checkpoints in order, and notices the `end` marker.
  * @module
  */
-import type { StepJobContext } from '../agents/step-job-types.js';
+import type { StepJobContext } from '../agents/orchestrator/index.js';
 import { errorMessage } from '../core/errors.js';
 import { decodeMessage } from './channels.js';
 

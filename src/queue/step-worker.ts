@@ -5,8 +5,7 @@
  * @module
  */
 import type { Job, Worker, WorkerOptions } from 'bullmq';
-import type { Orchestrator } from '../agents/orchestrator.js';
-import type { StepJob, StepJobResult } from '../agents/step-job-types.js';
+import type { Orchestrator, StepJob, StepJobResult } from '../agents/orchestrator/index.js';
 import { cancelChannel, cancelKey, DEFAULT_QUEUE_NAME, eventsChannel, STEP_JOB_NAME } from './channels.js';
 import { loadBullMQ, OwnedConnections, type QueueConnection } from './connection.js';
 import { QueueError } from './errors.js';

@@ -9,6 +9,7 @@ import type { ExecResult, Sandbox } from '../core/sandbox.js';
 import { defineTool, type Tool, type ToolContext, type ToolRisk } from '../tools/types.js';
 import { CODEACT_HELPERS } from './codeact-lib.js';
 import { SandboxError } from './errors.js';
+import { DEFAULT_MAX_ATTACHMENT_BYTES, readForModel } from './read-file.js';
 
 /** Options of {@link createSandboxTools}. */
 export interface SandboxToolsOptions {
@@ -22,6 +23,8 @@ export interface SandboxToolsOptions {
   maxOutputBytes?: number;
   /** Add the CodeAct `execute_script` tool. Default false. */
   codeAct?: boolean;
+  /** Largest image, PDF or audio file `read_file` returns as an attachment, in bytes. Default 5 MB. */
+  maxAttachmentBytes?: number;
 }
 
 /** Resolved run settings shared by the code tools. */
@@ -32,7 +35,8 @@ interface RunSettings {
 }
 
 /**
- * The sandbox tools: `execute_code` (risky), `read_file` (safe, parallel),
+ * The sandbox tools: `execute_code` (risky), `read_file` (safe, parallel;
+ * images, PDFs and audio come back as attachments),
  * `write_file` (moderate), `list_files` (safe, parallel), and with
  * `codeAct: true` also `execute_script`.
  * @param sandbox Used by every call; without it, calls use `ctx.sandbox`.
@@ -44,6 +48,7 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
     maxOutputBytes: options.maxOutputBytes ?? 100_000,
   };
   const pick = (ctx: ToolContext) => sandboxOf(sandbox, ctx);
+  const maxAttachmentBytes = options.maxAttachmentBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
   const risk = options.executeRisk ?? 'risky';
   const tools: Tool[] = [
     defineTool({
@@ -63,10 +68,11 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
     }),
     defineTool({
       name: 'read_file',
-      description: 'Read a text file of the sandbox workspace. Paths are relative to the workspace.',
+      description:
+        'Read a file of the sandbox workspace: text comes back as text; images, PDFs and audio as an attachment you can see. Paths are relative to the workspace.',
       parameters: z.object({ path: z.string().describe('File path relative to the workspace') }),
       parallelSafe: true,
-      execute: async ({ path }, ctx) => pick(ctx).readFile(path),
+      execute: async ({ path }, ctx) => readForModel(pick(ctx), path, maxAttachmentBytes),
     }),
     defineTool({
       name: 'write_file',

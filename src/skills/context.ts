@@ -4,17 +4,17 @@
  * model call, or a whole ReAct agent.
  * @module
  */
-import { Executor } from '../agents/executor.js';
-import type { ExecutorOptions, ExecutorResult } from '../agents/executor-options.js';
+import { Executor, type ExecutorOptions, type ExecutorResult } from '../agents/executor/index.js';
 import { AbortError, errorMessage } from '../core/errors.js';
-import type { Emitter } from '../core/events.js';
-import { textOf } from '../core/messages.js';
+import type { Emitter, EventPayloads } from '../core/events.js';
+import { mediaSummary } from '../core/media.js';
+import { type MediaPart, textOf } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { Runtime } from '../core/seams.js';
 import { addUsage, type Usage } from '../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
-import { stringifyOutput } from '../tools/output.js';
+import { toolOutputOf } from '../tools/output.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { validateSchema } from '../tools/schema.js';
 import type { Tool, ToolContext } from '../tools/types.js';
@@ -205,17 +205,18 @@ export function createSkillContext(
       const id = env.runtime.ids.next('call');
       const start = env.runtime.clock.now();
       frame.emit.emit('tool_call', { id, name, args: parsed.data });
-      const finish = (output: string, isError: boolean) =>
-        frame.emit.emit('tool_result', {
-          id,
-          name,
-          output,
-          isError,
-          durationMs: env.runtime.clock.now() - start,
-        });
+      const finish = (output: string, isError: boolean, attachments?: MediaPart[]) => {
+        const durationMs = env.runtime.clock.now() - start;
+        const event: EventPayloads['tool_result'] = { id, name, output, isError, durationMs };
+        // Images and files show as their sizes and media types, never their bytes.
+        if (attachments) event.attachments = attachments.map(mediaSummary);
+        frame.emit.emit('tool_result', event);
+      };
       try {
         const result = await tool.execute(parsed.data, toolContext(id));
-        finish(stringifyOutput(result), false);
+        const read = toolOutputOf(result);
+        if ('invalid' in read) finish(`Error: ${read.invalid}`, true);
+        else finish(read.text, false, read.attachments);
         return result as T;
       } catch (error) {
         finish(`Error: ${errorMessage(error)}`, true);

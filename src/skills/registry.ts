@@ -147,7 +147,12 @@ export class SkillRegistry {
    */
   async invokeDirect<T = unknown>(id: string, params: unknown, options: SkillInvokeOptions = {}): Promise<T> {
     const emit =
-      options.emit ?? new EventBus({ runId: this.runtime.ids.next('run'), clock: this.runtime.clock });
+      options.emit ??
+      new EventBus({
+        runId: this.runtime.ids.next('run'),
+        clock: this.runtime.clock,
+        tracing: this.runtime.tracing,
+      });
     const env: SkillEnvironment = {
       signal: options.signal ?? new AbortController().signal,
       runId: emit.runId,

@@ -6,6 +6,7 @@
  * @module
  */
 import { TandemError } from '../core/errors.js';
+import { base64Replacer } from '../core/media.js';
 
 /** Where run state is saved. Implementations: memory, file (`tandem-agents/fs`), Redis (`tandem-agents/redis`). */
 export interface CheckpointStore<S = unknown> {
@@ -60,12 +61,14 @@ function hasControlCharacter(text: string): boolean {
 }
 
 /**
- * The stored text of a checkpoint: `{ format, runId, state }` as JSON.
+ * The stored text of a checkpoint: `{ format, runId, state }` as JSON. Bytes
+ * (`Uint8Array`, e.g. an image part's `data`) are written as base64 text,
+ * which is how they load back: media parts take either.
  * @throws CheckpointError (`serialize`) when `state` is not JSON-serialisable.
  */
 export function encodeCheckpoint(runId: string, state: unknown): string {
   try {
-    const text = JSON.stringify({ format: CHECKPOINT_FORMAT, runId, state });
+    const text = JSON.stringify({ format: CHECKPOINT_FORMAT, runId, state }, base64Replacer);
     if (text === undefined) throw new TypeError('state is not JSON');
     return text;
   } catch (error) {

@@ -11,6 +11,7 @@ import type {
   StageStatus,
   TandemEvent,
 } from '../core/events.js';
+import type { MediaSummary } from '../core/media.js';
 import { emptyUsage, type Usage } from '../core/usage.js';
 
 /** Where a run is: before its first event, running, or ended by `complete` / `error`. */
@@ -53,6 +54,8 @@ export interface StepProgress {
   error?: ErrorInfo;
   startedAt?: number;
   endedAt?: number;
+  /** Tokens (and `costUsd`, when the run has prices) of the model calls made for this step, all attempts. */
+  usage?: Usage;
 }
 
 /** The plan, as last overviewed or revised. */
@@ -85,6 +88,10 @@ export interface ToolActivity {
   outputChars?: number;
   /** The model saw a truncated output. */
   truncated?: boolean;
+  /** Images and files the tool returned: media types and sizes. */
+  attachments?: MediaSummary[];
+  /** The call's latest `tool_progress` report, while it runs and after. */
+  progress?: { progress?: number; total?: number; message?: string };
 }
 
 /** Text and reasoning streamed by one agent in one step. */
@@ -132,8 +139,10 @@ export interface RunProgress {
   fallbacks: ProgressEntry<'fallback'>[];
   compressions: ProgressEntry<'compression'>[];
   sources: ProgressEntry<'source'>[];
-  /** Sum of the `usage` of every `usage` event. */
+  /** Sum of the `usage` of every `usage` event (with `costUsd` when the run has prices). */
   usage: Usage;
+  /** The last `budget` event: pressure reached the warning level, or the run was stopped. */
+  budget?: ProgressEntry<'budget'>;
   /** The final answer, from `complete`. */
   output?: string;
   /** How `complete` judged the run. */

@@ -10,7 +10,7 @@
  */
 import type { EventPayloads, PlanStepView, TandemEvent } from '../core/events.js';
 import { isTerminalEvent } from '../core/events.js';
-import type { Usage } from '../core/usage.js';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import {
   DEFAULT_PROGRESS_LIMITS,
   type EntryMeta,
@@ -128,6 +128,9 @@ function apply(
     case 'tool_result':
       next.tools = applyToolResult(prev.tools, event, limits);
       return;
+    case 'tool_progress':
+      next.tools = applyToolProgress(prev.tools, event);
+      return;
     case 'interrupt':
       next.interrupts = [...prev.interrupts, { ...event.interrupt, ...tagsOf(event), at: event.at }];
       return;
@@ -154,6 +157,16 @@ function apply(
       return;
     case 'usage':
       next.usage = sumUsage(prev.usage, event.usage);
+      // Only a step of the plan: usage of a call outside it must not add a phantom step.
+      if (event.stepId && prev.plan?.steps.some((s) => s.id === event.stepId)) {
+        next.plan = updateStep(prev.plan, event.stepId, undefined, (s) => ({
+          ...s,
+          usage: sumUsage(s.usage ?? emptyUsage(), event.usage),
+        }));
+      }
+      return;
+    case 'budget':
+      next.budget = entry(event);
       return;
     case 'complete':
       next.status = 'completed';
@@ -213,12 +226,7 @@ function clip(text: string, max: number): string {
 }
 
 function sumUsage(a: Usage, b: Partial<Usage>): Usage {
-  return {
-    inputTokens: a.inputTokens + (b.inputTokens ?? 0),
-    outputTokens: a.outputTokens + (b.outputTokens ?? 0),
-    cachedInputTokens: a.cachedInputTokens + (b.cachedInputTokens ?? 0),
-    reasoningTokens: a.reasoningTokens + (b.reasoningTokens ?? 0),
-  };
+  return addUsage({ ...a }, b);
 }
 
 /** Opens a stage, or updates / closes the open one of the same name and agent (a close with none open is kept too). */
@@ -297,7 +305,19 @@ function applyToolResult(
     outputChars: event.output.length,
   };
   if (event.truncated !== undefined) done.truncated = event.truncated;
+  if (event.attachments) done.attachments = event.attachments;
   return i >= 0 ? replaceAt(tools, i, done) : pushTool(tools, done, limits.maxListItems);
+}
+
+/** Keeps a running call's latest report; a report for a call the list no longer holds is dropped. */
+function applyToolProgress(tools: ToolActivity[], event: TandemEvent<'tool_progress'>): ToolActivity[] {
+  const i = findLast(tools, (t) => t.id === event.id);
+  if (i < 0) return tools;
+  const report: NonNullable<ToolActivity['progress']> = {};
+  if (event.progress !== undefined) report.progress = event.progress;
+  if (event.total !== undefined) report.total = event.total;
+  if (event.message !== undefined) report.message = event.message;
+  return replaceAt(tools, i, { ...tools[i]!, progress: report });
 }
 
 /**

@@ -5,4 +5,5 @@
  */
 export * from './fake-clock.js';
 export * from './invariants.js';
+export * from './scripted-image-model.js';
 export * from './scripted-model.js';

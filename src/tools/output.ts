@@ -1,8 +1,10 @@
 /**
  * A tool's return value as the text a model reads, cut to a size that cannot
- * flood the context window.
+ * flood the context window, plus the images and files it returned.
  * @module
  */
+import { mediaBase64, mediaPartProblem } from '../core/media.js';
+import type { MediaPart, TextPart } from '../core/messages.js';
 
 /** Default cap on what the model sees of one tool result, in characters. */
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
@@ -43,4 +45,90 @@ function isHighSurrogate(code: number): boolean {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * What a tool returns to give the model images or files: the text it reads
+ * (default none) and the parts, in order. A tool may also return one image or
+ * file part, or an array of text and media parts.
+ */
+export interface ToolMediaResult {
+  content?: string;
+  attachments: MediaPart[];
+}
+
+/** A tool's return value read as text and attachments, or why its media parts are invalid. */
+export type ToolOutput = { text: string; attachments?: MediaPart[] } | { invalid: string };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+// Objects of type image/file with a media type and bytes or a URL; other objects with such a `type`
+// (a listing's `{ type: 'file', path }`) stay data.
+function looksLikeMedia(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    (value.type === 'image' || value.type === 'file') &&
+    typeof value.mediaType === 'string' &&
+    ('data' in value || 'url' in value)
+  );
+}
+
+function isMediaResult(value: unknown): value is ToolMediaResult {
+  if (!isObject(value) || !Array.isArray(value.attachments)) return false;
+  if (Object.keys(value).some((key) => key !== 'content' && key !== 'attachments')) return false;
+  return (
+    (value.content === undefined || typeof value.content === 'string') &&
+    value.attachments.every(looksLikeMedia)
+  );
+}
+
+function isPartList(value: unknown): value is Array<TextPart | MediaPart> {
+  if (!Array.isArray(value) || !value.some(looksLikeMedia)) return false;
+  return value.every(
+    (item) =>
+      looksLikeMedia(item) || (isObject(item) && item.type === 'text' && typeof item.text === 'string'),
+  );
+}
+
+/**
+ * A clean copy of a checked part: only the fields of the contract, bytes as
+ * base64 (encoded once here, not on every request that resends them, and
+ * plain JSON in saved conversations).
+ */
+function mediaOf(part: MediaPart): MediaPart {
+  const copy: MediaPart = { type: part.type, mediaType: part.mediaType };
+  if (part.data !== undefined) copy.data = mediaBase64(part.data);
+  if (part.url !== undefined) copy.url = part.url;
+  if (part.filename !== undefined) copy.filename = part.filename;
+  return copy;
+}
+
+/**
+ * Reads a tool's return value: a {@link ToolMediaResult}, an image or file
+ * part, or an array of text and media parts give text (text parts joined by
+ * newlines) and attachments; anything else is text ({@link stringifyOutput}).
+ */
+export function toolOutputOf(value: unknown): ToolOutput {
+  let text: string;
+  let parts: MediaPart[];
+  if (isMediaResult(value)) {
+    text = value.content ?? '';
+    parts = value.attachments;
+  } else if (looksLikeMedia(value)) {
+    text = '';
+    parts = [value as MediaPart];
+  } else if (isPartList(value)) {
+    text = value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    parts = value.filter((part): part is MediaPart => part.type !== 'text');
+  } else {
+    return { text: stringifyOutput(value) };
+  }
+  for (const [i, part] of parts.entries()) {
+    const problem = mediaPartProblem(part);
+    if (problem)
+      return { invalid: `the tool returned an invalid ${part.type} (attachment ${i}): ${problem}` };
+  }
+  return parts.length > 0 ? { text, attachments: parts.map(mediaOf) } : { text };
 }

@@ -7,10 +7,12 @@
  */
 import pLimit from 'p-limit';
 import { AbortError, ConfigError, errorMessage } from '../core/errors.js';
-import type { Emitter } from '../core/events.js';
+import type { Emitter, EventPayloads } from '../core/events.js';
+import { mediaSummary } from '../core/media.js';
+import type { MediaPart } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { type CancelTimer, type Clock, systemClock } from '../core/seams.js';
-import { DEFAULT_MAX_OUTPUT_CHARS, stringifyOutput, truncateOutput } from './output.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, toolOutputOf, truncateOutput } from './output.js';
 import { callPaths, pathsDisjoint } from './paths.js';
 import type { PreparedCall } from './prepare.js';
 import type { ToolContext } from './types.js';
@@ -26,6 +28,8 @@ export interface ToolOutcome {
   isError: boolean;
   truncated: boolean;
   durationMs: number;
+  /** Images and files the tool returned, which the model gets with `content`; never truncated or filtered. */
+  attachments?: MediaPart[];
   /** Set when `filterOutput` changed the tool's output; the original is not kept. */
   filtered?: boolean;
   /**
@@ -112,6 +116,7 @@ export interface ToolRunnerOptions {
 interface Settled {
   output: string;
   isError: boolean;
+  attachments?: MediaPart[];
   filtered?: boolean;
   deferred?: true;
 }
@@ -207,8 +212,12 @@ export class ToolRunner {
     if (!settled && ctx.signal.aborted) settled = { output: abortedText(tool.name), isError: true };
     if (!settled) {
       settled = await this.invoke(prepared, ctx);
-      if (ctx.filterOutput && !settled.isError)
+      if (ctx.filterOutput && !settled.isError) {
+        const { attachments } = settled;
         settled = await filter(ctx.filterOutput, settled.output, prepared, ctx);
+        // The filter reads text; what it lets through keeps the tool's images and files.
+        if (attachments && !settled.isError) settled.attachments = attachments;
+      }
     }
     return this.complete(call.id, tool.name, tool.maxOutputChars, settled, this.clock.now() - start, ctx);
   };
@@ -218,6 +227,8 @@ export class ToolRunner {
     const timeoutMs = tool.timeoutMs;
     // Without a timeout the call's signal would only mirror the caller's: share it.
     const controller = timeoutMs === undefined ? undefined : new AbortController();
+    const emit = ctx.emit.scope({ parentId: call.id });
+    let done = false;
     const toolCtx: ToolContext = {
       signal: controller?.signal ?? ctx.signal,
       runId: ctx.runId,
@@ -225,16 +236,23 @@ export class ToolRunner {
       stepId: ctx.stepId,
       agent: ctx.agent,
       sandbox: ctx.sandbox,
-      emit: ctx.emit.scope({ parentId: call.id }),
+      emit,
+      progress: (update) => {
+        if (!done) emit.emit('tool_progress', { ...update, id: call.id, name: tool.name });
+      },
     };
     return new Promise<Settled>((resolve) => {
-      let done = false;
       let cancelTimer: CancelTimer | undefined;
-      const settle = (output: string, isError: boolean) => {
+      const settle = (output: string, isError: boolean, attachments?: MediaPart[]) => {
         done = true;
         cancelTimer?.();
         ctx.signal.removeEventListener('abort', onAbort);
-        resolve({ output, isError });
+        resolve(attachments ? { output, isError, attachments } : { output, isError });
+      };
+      const settleValue = (value: unknown) => {
+        const read = toolOutputOf(value);
+        if ('invalid' in read) settle(`Error: ${read.invalid}`, true);
+        else settle(read.text, false, read.attachments);
       };
       const onAbort = () => {
         if (done) return;
@@ -252,7 +270,20 @@ export class ToolRunner {
       }
       let result: unknown;
       try {
-        result = tool.execute(args, toolCtx);
+        // With tracing, the tool runs with its span active: spans it starts nest under it.
+        const span = emit.span;
+        result = span
+          ? span(
+              {
+                kind: 'tool',
+                name: `execute_tool ${tool.name}`,
+                callId: call.id,
+                attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name },
+                input: args,
+              },
+              async () => tool.execute(args, toolCtx),
+            )
+          : tool.execute(args, toolCtx);
       } catch (error) {
         settle(`Error: ${errorMessage(error)}`, true);
         return;
@@ -261,14 +292,14 @@ export class ToolRunner {
         // A tool that outlives its timeout may still settle later: ignored, but handled.
         result.then(
           (value) => {
-            if (!done) settle(stringifyOutput(value), false);
+            if (!done) settleValue(value);
           },
           (error) => {
             if (!done) settle(`Error: ${errorMessage(error)}`, true);
           },
         );
       } else {
-        settle(stringifyOutput(result), false);
+        settleValue(result);
       }
     });
   }
@@ -277,7 +308,7 @@ export class ToolRunner {
     id: string,
     name: string,
     toolLimit: number | undefined,
-    { output, isError, filtered, deferred }: Settled,
+    { output, isError, filtered, deferred, attachments }: Settled,
     durationMs: number,
     ctx: RunToolsContext,
   ): ToolOutcome {
@@ -292,10 +323,14 @@ export class ToolRunner {
       durationMs,
     };
     if (deferred) outcome.deferred = true;
-    if (filtered) {
-      outcome.filtered = true;
-      ctx.emit.emit('tool_result', { id, name, output, isError, durationMs, truncated, filtered });
-    } else ctx.emit.emit('tool_result', { id, name, output, isError, durationMs, truncated });
+    const event: EventPayloads['tool_result'] = { id, name, output, isError, durationMs, truncated };
+    if (filtered) outcome.filtered = event.filtered = true;
+    if (attachments) {
+      outcome.attachments = attachments;
+      // Events carry what was returned, never the bytes.
+      event.attachments = attachments.map(mediaSummary);
+    }
+    ctx.emit.emit('tool_result', event);
     ctx.onSettled?.(outcome);
     return outcome;
   }

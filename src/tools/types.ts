@@ -6,7 +6,7 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../core/errors.js';
-import type { Emitter } from '../core/events.js';
+import type { Emitter, EventPayloads } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { JsonSchema, ToolSpec } from '../model/types.js';
 import { assertSchema, type Schema, type SchemaOutput } from './schema.js';
@@ -26,7 +26,15 @@ export interface ToolContext {
   sandbox?: Sandbox;
   /** Emits events tagged with this call as `parentId`. */
   emit: Emitter;
+  /**
+   * Reports how far the call got, as a `tool_progress` event; ignored once the
+   * call has its result. Absent when the tool is called outside a runner.
+   */
+  progress?: (update: ToolProgress) => void;
 }
+
+/** A running tool's progress report: `progress` rises, `total` when known, `message` for people. */
+export type ToolProgress = Omit<EventPayloads['tool_progress'], 'id' | 'name'>;
 
 /** A tool definition. */
 export interface Tool<Args = any, Result = unknown> {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentProfile, AgentRegistry, SEED_HANDOFF_MATRIX } from '../../src/agents/agent-profile.js';
-import { HandoffManager } from '../../src/agents/handoff.js';
+import {
+  type AgentProfile,
+  AgentRegistry,
+  HandoffManager,
+  SEED_HANDOFF_MATRIX,
+} from '../../src/agents/handoff/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { createModelTiers } from '../../src/model/resilience/tiers.js';
 import { ScriptedModel, testRuntime } from '../../src/testing/index.js';

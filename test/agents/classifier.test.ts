@@ -3,7 +3,7 @@ import {
   type Classification,
   classifyQuery,
   DEFAULT_CLASSIFIER_PATTERNS,
-} from '../../src/agents/classifier.js';
+} from '../../src/agents/routing/index.js';
 
 type Row = [query: string, expected: Pick<Classification, 'complexity' | 'confident'>, reason: RegExp];
 

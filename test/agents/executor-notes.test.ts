@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachNote } from '../../src/agents/executor-notes.js';
+import { attachNote } from '../../src/agents/executor/request-notes.js';
 import type { Message } from '../../src/core/messages.js';
 
 describe('attachNote', () => {

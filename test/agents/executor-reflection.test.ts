@@ -3,7 +3,7 @@ import {
   parseReflection,
   REFLECTION_PROMPT,
   type ReflectionOptions,
-} from '../../src/agents/executor-reflection.js';
+} from '../../src/agents/executor/index.js';
 import type { ExecutorOptions } from '../../src/agents/index.js';
 import { AbortError, ConfigError, ModelError } from '../../src/core/errors.js';
 import { type ScriptEntry, ScriptedModel } from '../../src/testing/index.js';

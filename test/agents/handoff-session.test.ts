@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HandoffSession, summarizeHandoffs } from '../../src/agents/handoff-session.js';
+import { HandoffSession, summarizeHandoffs } from '../../src/agents/handoff/index.js';
 import { FakeClock } from '../../src/testing/index.js';
 
 const matrix: Record<string, string[]> = {

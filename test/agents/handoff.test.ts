@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentProfile, AgentRegistry } from '../../src/agents/agent-profile.js';
-import { HandoffManager, type HandoffManagerOptions } from '../../src/agents/handoff.js';
+import {
+  type AgentProfile,
+  AgentRegistry,
+  HandoffManager,
+  type HandoffManagerOptions,
+} from '../../src/agents/handoff/index.js';
 import { SharedMemory } from '../../src/context/shared-memory.js';
 import { AbortError, ModelError } from '../../src/core/errors.js';
 import { EventBus } from '../../src/core/event-bus.js';

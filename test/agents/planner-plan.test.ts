@@ -5,7 +5,7 @@ import {
   planSchema,
   planStepView,
   singleStepPlan,
-} from '../../src/agents/plan.js';
+} from '../../src/agents/planner/index.js';
 
 function step(id: string, dependsOn: string[] = []): PlanStep {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan, PlanStep } from '../../src/agents/plan.js';
-import { Planner } from '../../src/agents/planner.js';
+import type { Plan, PlanStep } from '../../src/agents/planner/index.js';
+import { Planner } from '../../src/agents/planner/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { textOf } from '../../src/core/messages.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../src/agents/plan.js';
-import { PlanError } from '../../src/agents/plan.js';
-import { Planner } from '../../src/agents/planner.js';
-import { defaultPlannerPrompts } from '../../src/agents/planner-prompts.js';
+import type { Plan } from '../../src/agents/planner/index.js';
+import { defaultPlannerPrompts, PlanError, Planner } from '../../src/agents/planner/index.js';
 import { AbortError, ModelError } from '../../src/core/errors.js';
 import type { Emitter, EventPayloads, EventType } from '../../src/core/events.js';
 import { type Message, textOf } from '../../src/core/messages.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRouterPrompt } from '../../src/agents/planner-prompts.js';
-import { Router } from '../../src/agents/router.js';
+import { defaultRouterPrompt, Router } from '../../src/agents/routing/index.js';
 import { AbortError, ConfigError, ModelError } from '../../src/core/errors.js';
 import { textOf } from '../../src/core/messages.js';
 import { emptyUsage } from '../../src/core/usage.js';

@@ -45,8 +45,14 @@ const expectedOutput: Record<string, string[]> = {
     "done: 2 summariser call(s); the caller's history still holds all 241 messages.",
   ],
   'mcp.ts': ['← Saved note #2', 'Your notebook has two notes: buy oat milk, and call the plumber.'],
+  'mcp-features.ts': [
+    '… build 1/4 module 1/4',
+    '← release: released v2.1.0',
+    '← summarise: summary by scripted:sampler',
+    'Built, released v2.1.0, and summarised the changelog.',
+  ],
   'openai-compatible.ts': ['openai-compatible: no server configured, nothing to do.'],
-  'otel.ts': ['execute_tool read_doc', '10 spans; run status=success'],
+  'otel.ts': ['chat model', 'execute_tool read_doc', '17 spans; run status=success; cost $0.0073'],
   'pause-and-resume.ts': [
     '[process 1] stopped: interrupted',
     '[process 2] done: Refunded 12.50 EUR on order A-17. (success)',
@@ -60,16 +66,45 @@ const expectedOutput: Record<string, string[]> = {
     'compress for context_length',
   ],
   'sandbox-code-agent.ts': ['[execute_code] exit code 0', 'Sales summary: rows=3 total=300.00 median=99.50.'],
+  'skills-app-builder.ts': [
+    'app running (reachable from here: true)',
+    'GET /api/items → Middlemarch',
+    'stopped; still running: 0',
+  ],
+  'skills-code-generation.ts': [
+    '[model] saw the failure: AssertionError',
+    'passed=true after 2 attempt(s): tests passed',
+  ],
+  'skills-data-analysis.ts': [
+    'attempts: 2',
+    'results: {"mean_price":10.4,"units_per_region":{"north":15,"south":12,"east":9}}',
+    'summary: The mean price is 10.4',
+  ],
+  'skills-image-generation.ts': ['2 image file(s) from scripted:image, 2 inline'],
+  'skills-slide-generation.ts': ['4 slides', 'a zip (PK)'],
+  'skills-task-planning.ts': [
+    '- deploy [risky]: Deploy billing v2 (after migrate)',
+    'model calls: 1; nothing executed',
+  ],
+  'skills-web-research.ts': ['[source] Heat pumps explained', 'web_research: 2 citation(s)'],
   'two-models.ts': ['total: 1308 tokens'],
+  'viewer.ts': ['tandem viewer: http://127.0.0.1:', 'answered: approve', 'run ended: success'],
 };
+
+/** Arguments an example needs to end by itself: the viewer otherwise serves until Ctrl-C. */
+const exampleArgs: Record<string, string[]> = { 'viewer.ts': ['--once', '--delay', '0', '--port', '0'] };
 
 /** Runs a TypeScript file the way a user does (`node --import tsx`), from the repository root. */
 async function runExample(file: string, env: NodeJS.ProcessEnv = offlineEnv): Promise<string> {
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', `examples/${file}`], {
-    cwd: root,
-    env,
-    timeout: CHILD_TIMEOUT_MS,
-  });
+  const { stdout } = await exec(
+    process.execPath,
+    ['--import', 'tsx', `examples/${file}`, ...(exampleArgs[file] ?? [])],
+    {
+      cwd: root,
+      env,
+      timeout: CHILD_TIMEOUT_MS,
+    },
+  );
   return stripVTControlCharacters(stdout);
 }
 

@@ -58,7 +58,9 @@ describe('mcpTools', () => {
       timeoutMs: 5000,
     });
     const add = tools.find((t) => t.mcpName === 'add')!;
-    expect(add).toMatchObject({ name: 'fx_add', risk: 'safe', maxOutputChars: 500, timeoutMs: 5000 });
+    expect(add).toMatchObject({ name: 'fx_add', risk: 'safe', maxOutputChars: 500, taskBased: false });
+    // The MCP tool keeps its own limits (cancelling on the server); the runner adds no timer of its own.
+    expect(add.timeoutMs).toBeUndefined();
     expect(tools.find((t) => t.mcpName === 'fail')!.risk).toBe('risky');
     expect(await add.execute({ a: 40, b: 2 }, ctx())).toBe('42');
     await client.close();
@@ -134,6 +136,10 @@ describe('mcpTools', () => {
   it('rejects invalid options with ConfigError', async () => {
     const client = await inMemoryFixture();
     await expect(mcpTools(client, { timeoutMs: 0 })).rejects.toBeInstanceOf(ConfigError);
+    await expect(mcpTools(client, { maxTotalTimeoutMs: -1 })).rejects.toBeInstanceOf(ConfigError);
+    await expect(mcpTools(client, { timeoutMs: 1000, maxTotalTimeoutMs: 500 })).rejects.toBeInstanceOf(
+      ConfigError,
+    );
     await client.close();
   });
 });

@@ -28,10 +28,15 @@ describe('resultText', () => {
     ]);
   });
 
-  it('prefers structuredContent over the text copy of it', () => {
-    expect(resultText({ content: [{ type: 'text', text: 'ignored' }], structuredContent: { n: 1 } })).toBe(
-      '{"n":1}',
+  it('gives the text the server sent, not the structuredContent beside it', () => {
+    const text = 'line one\n"quoted"';
+    expect(resultText({ content: [{ type: 'text', text }], structuredContent: { content: text } })).toBe(
+      text,
     );
+  });
+
+  it('gives structuredContent as JSON only when the result has no content', () => {
+    expect(resultText({ content: [], structuredContent: { n: 1 } })).toBe('{"n":1}');
   });
 
   it('gives a 2024-10-07 toolResult as JSON, and no content as empty text', () => {

@@ -3,13 +3,14 @@
  * built with the SDK's McpServer) spawned over stdio by `connectMcp`.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Executor } from '../../src/agents/index.js';
 import { AbortError } from '../../src/core/errors.js';
 import type { TandemEvent } from '../../src/core/events.js';
+import { Executor } from '../../src/index.js';
 import type { McpConnection, McpTool } from '../../src/mcp/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { prepareToolCalls } from '../../src/tools/prepare.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { PIXEL_PNG } from './fixtures/tools.js';
 import { serverLogged, serverStats, spawnFixture } from './support.js';
 
 let connection: McpConnection;
@@ -54,7 +55,18 @@ async function runAgent(
 describe('mcp over stdio', () => {
   it('lists the server tools with their schemas, descriptions and risk from annotations', () => {
     const names = connection.tools.map((t) => t.name).sort();
-    expect(names).toEqual(['add', 'fail', 'shout', 'slow', 'snapshot', 'stats', 'wipe']);
+    expect(names).toEqual([
+      'add',
+      'ask',
+      'fail',
+      'research',
+      'shout',
+      'slow',
+      'snapshot',
+      'stats',
+      'steps',
+      'wipe',
+    ]);
     const add = tool('add');
     expect(add.description).toBe('Add two numbers');
     expect(add.jsonSchema).toMatchObject({
@@ -123,12 +135,17 @@ describe('mcp over stdio', () => {
     });
   });
 
-  it('returns structuredContent as JSON and summarises images and resources', async () => {
+  it('returns the text the server sent, keeps structuredContent as the object, and attaches images', async () => {
     const ctx = { signal: new AbortController().signal } as Parameters<McpTool['execute']>[1];
-    expect(JSON.parse(await tool('shout').execute({ text: 'hi' }, ctx))).toEqual({ upper: 'HI', length: 2 });
-    expect(await tool('snapshot').execute({}, ctx)).toBe(
-      'Here is the screen:\n[image: image/png, 68 bytes]\n[resource: file:///notes.txt]\nremember',
-    );
+    expect(JSON.parse((await tool('shout').execute({ text: 'hi' }, ctx)) as string)).toEqual({
+      upper: 'HI',
+      length: 2,
+    });
+    expect((await tool('shout').call({ text: 'hi' }, ctx)).object).toEqual({ upper: 'HI', length: 2 });
+    expect(await tool('snapshot').execute({}, ctx)).toEqual({
+      content: 'Here is the screen:\n[resource: file:///notes.txt]\nremember',
+      attachments: [{ type: 'image', mediaType: 'image/png', data: PIXEL_PNG }],
+    });
   });
 
   it('aborting the run mid-call cancels the call on the server', async () => {

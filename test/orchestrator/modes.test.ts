@@ -26,10 +26,56 @@ describe('Orchestrator: explicit modes and routing', () => {
     run.on('*', (e) => events.push(e));
     const result = await run.result;
     expect(calls).toEqual([['research', { query: 'state of WebGPU' }]]);
-    expect(JSON.parse(result.output)).toEqual({ report: 'WebGPU is shipping', sources: 3 });
+    // The answer is the skill's report, not its JSON.
+    expect(result.output).toBe('WebGPU is shipping');
     expect(planner.calls + executor.calls).toBe(0);
     expect(events.find((e) => e.type === 'routing')).toMatchObject({ agent: 'research', method: 'explicit' });
     expectInvariants(events);
+  });
+
+  it.each([
+    ['data', 'data_analysis', 'query', { summary: 'Mean price is 4.2' }, 'Mean price is 4.2'],
+    [
+      'app',
+      'app_builder',
+      'description',
+      { url: 'http://127.0.0.1:4100/', files: [] },
+      'Running at http://127.0.0.1:4100/',
+    ],
+    ['slide', 'slide_generation', 'topic', { file: 'deck.pptx', slides: 4 }, 'Wrote deck.pptx'],
+    ['image', 'image_generation', 'prompt', { files: ['cat.png'] }, '{\n  "files": [\n    "cat.png"\n  ]\n}'],
+  ])(
+    'mode %s invokes %s with the task as %s, the sandbox passed, no model call',
+    async (mode, skill, param, output, answer) => {
+      const calls: unknown[] = [];
+      const sandbox = { id: 'sandbox' } as never;
+      const skills = {
+        has: () => true,
+        invokeDirect: async (id: string, params: unknown, options: { sandbox?: unknown }) => {
+          calls.push([id, params, options.sandbox]);
+          return output;
+        },
+      };
+      const { o, planner, executor } = base({ skills, sandbox });
+      const result = await o.run('the task', { mode }).result;
+      expect(calls).toEqual([[skill, { [param]: 'the task' }, sandbox]]);
+      expect(result.output).toBe(answer);
+      expect(planner.calls + executor.calls).toBe(0);
+    },
+  );
+
+  it('the research mode falls back to web_research when no "research" skill is registered', async () => {
+    const calls: string[] = [];
+    const skills = {
+      has: (id: string) => id === 'web_research',
+      invokeDirect: async (id: string) => {
+        calls.push(id);
+        return { report: 'done' };
+      },
+    };
+    const { o } = base({ skills });
+    await o.run('q', { mode: 'research' }).result;
+    expect(calls).toEqual(['web_research']);
   });
 
   it('runs a named agent directly when the mode is an agent of the handoff manager', async () => {

@@ -63,8 +63,8 @@ describe('instrument: an Executor run', () => {
     await run.result;
 
     const all = spans();
-    expect(tree(all)).toEqual(['tandem.run', '  tandem.stage executing', '    execute_tool add']);
-    const root = span(all, 'tandem.run');
+    expect(tree(all)).toEqual(['invoke_agent tandem', '  tandem.stage executing', '    execute_tool add']);
+    const root = span(all, 'invoke_agent tandem');
     const stage = span(all, 'tandem.stage executing');
     const tool = span(all, 'execute_tool add');
     expect(parentOf(all, stage)).toBe(root);
@@ -115,7 +115,7 @@ describe('instrument: an Executor run', () => {
     const tool = span(spans(), 'execute_tool boom');
     expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: 'tool returned an error' });
     expect(tool.attributes['error.type']).toBe('tool_error');
-    expect(span(spans(), 'tandem.run').status.code).toBe(SpanStatusCode.OK);
+    expect(span(spans(), 'invoke_agent tandem').status.code).toBe(SpanStatusCode.OK);
   });
 
   it('ends a failed run with status ERROR and an exception event, and closes the failed stage', async () => {
@@ -126,7 +126,7 @@ describe('instrument: an Executor run', () => {
     instrument(run, { tracer });
     await expect(run.result).rejects.toThrow('the model refused');
 
-    const root = span(spans(), 'tandem.run');
+    const root = span(spans(), 'invoke_agent tandem');
     expect(root.status.code).toBe(SpanStatusCode.ERROR);
     expect(root.status.message).toContain('the model refused');
     expect(root.attributes['error.type']).toBe('model');
@@ -146,7 +146,7 @@ describe('instrument: an Executor run', () => {
     run.abort();
     await expect(run.result).rejects.toMatchObject({ kind: 'aborted' });
     const all = spans();
-    expect(tree(all)).toEqual(['tandem.run', '  tandem.stage executing', '    execute_tool hang']);
+    expect(tree(all)).toEqual(['invoke_agent tandem', '  tandem.stage executing', '    execute_tool hang']);
     expect(all.every((s) => s.ended && s.status.code === SpanStatusCode.ERROR)).toBe(true);
     expect(all.some((s) => s.status.message === NOT_CLOSED)).toBe(false);
     expect(ms(span(all, 'execute_tool hang').endTime)).toBe(T0 + 50);
@@ -167,7 +167,7 @@ describe('instrument: an Executor run', () => {
     expect(deltas.length).toBeGreaterThan(300);
     expect(seen.some(([type]) => type === 'reasoning')).toBe(true);
     for (const i of deltas) expect(seen[i]![1]).toBe(seen[i - 1]![1]);
-    expect(spans().map((s) => s.name)).toEqual(['tandem.stage executing', 'tandem.run']);
+    expect(spans().map((s) => s.name)).toEqual(['tandem.stage executing', 'invoke_agent tandem']);
     expect(spans().flatMap((s) => s.events)).toEqual([]);
   });
 });

@@ -72,7 +72,7 @@ describe('instrument: an Orchestrator run', () => {
 
     const all = spans();
     expect(tree(all)).toEqual([
-      'tandem.run',
+      'invoke_agent tandem',
       '  tandem.stage classifying',
       '  tandem.stage planning',
       '  tandem.stage executing',
@@ -82,7 +82,7 @@ describe('instrument: an Orchestrator run', () => {
       '  tandem.stage verifying',
       '  tandem.stage finalizing',
     ]);
-    const root = span(all, 'tandem.run');
+    const root = span(all, 'invoke_agent tandem');
     const s1 = span(all, 'tandem.plan_step s1');
     const s2 = span(all, 'tandem.plan_step s2');
     expect(parentOf(all, s1)).toBe(span(all, 'tandem.stage executing'));

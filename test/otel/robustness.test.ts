@@ -41,8 +41,8 @@ describe('instrument: unmatched and out-of-order events', () => {
       willRetry: false,
     });
     b.emit('complete', done);
-    expect(tree(spans())).toEqual(['tandem.run']);
-    expect(span(spans(), 'tandem.run').status.code).toBe(SpanStatusCode.OK);
+    expect(tree(spans())).toEqual(['invoke_agent tandem']);
+    expect(span(spans(), 'invoke_agent tandem').status.code).toBe(SpanStatusCode.OK);
   });
 
   it('ends every span still open when the run errors, as ERROR "not closed" at the error time', async () => {
@@ -62,7 +62,7 @@ describe('instrument: unmatched and out-of-order events', () => {
 
     const all = spans();
     expect(tree(all)).toEqual([
-      'tandem.run',
+      'invoke_agent tandem',
       '  tandem.stage executing',
       '    tandem.plan_step s1',
       '      execute_tool add',
@@ -71,7 +71,10 @@ describe('instrument: unmatched and out-of-order events', () => {
       expect(span(all, name).status).toEqual({ code: SpanStatusCode.ERROR, message: NOT_CLOSED });
       expect(ms(span(all, name).endTime)).toBe(T0 + 40);
     }
-    expect(span(all, 'tandem.run').status).toEqual({ code: SpanStatusCode.ERROR, message: 'crashed' });
+    expect(span(all, 'invoke_agent tandem').status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'crashed',
+    });
   });
 
   it('marks the root ERROR when the run completes with status failed', () => {
@@ -79,8 +82,8 @@ describe('instrument: unmatched and out-of-order events', () => {
     instrument(b, { tracer });
     b.emit('run_started', { input: 'x' });
     b.emit('complete', { ...done, status: 'failed' });
-    expect(span(spans(), 'tandem.run').status.code).toBe(SpanStatusCode.ERROR);
-    expect(span(spans(), 'tandem.run').attributes['tandem.run.status']).toBe('failed');
+    expect(span(spans(), 'invoke_agent tandem').status.code).toBe(SpanStatusCode.ERROR);
+    expect(span(spans(), 'invoke_agent tandem').attributes['tandem.run.status']).toBe('failed');
   });
 
   it('starts the root at the first event when attached late, and ignores events after the end', () => {
@@ -93,8 +96,8 @@ describe('instrument: unmatched and out-of-order events', () => {
     b.emit('stage', { name: 'executing', status: 'completed' });
     b.emit('complete', done);
     b.dispatch('stage', { name: 'late', status: 'running' }, undefined);
-    expect(tree(spans())).toEqual(['tandem.run', '  execute_tool add']);
-    expect(span(spans(), 'tandem.run').attributes).toMatchObject({ 'tandem.attached_late': true });
+    expect(tree(spans())).toEqual(['invoke_agent tandem', '  execute_tool add']);
+    expect(span(spans(), 'invoke_agent tandem').attributes).toMatchObject({ 'tandem.attached_late': true });
   });
 
   it('closes a retried step attempt left open when the next attempt starts', () => {
@@ -124,7 +127,7 @@ describe('instrument: unmatched and out-of-order events', () => {
     b.emit('tool_result', { id: 'c1', name: 'research', output: '', isError: false, durationMs: 0 });
     b.emit('complete', done);
     expect(tree(spans())).toEqual([
-      'tandem.run',
+      'invoke_agent tandem',
       '  execute_tool research',
       '    tandem.stage search',
       '      execute_tool search',
@@ -209,7 +212,7 @@ describe('instrument: span events', () => {
 
     const all = spans();
     const events = (name: string) => span(all, name).events.map((e) => e.name);
-    expect(events('tandem.run')).toEqual(['guardrail']);
+    expect(events('invoke_agent tandem')).toEqual(['guardrail']);
     expect(events('tandem.plan_step s1')).toEqual(['retry', 'compression']);
     expect(events('execute_tool transfer')).toEqual(['interrupt', 'interrupt_response', 'handoff']);
     expect(span(all, 'tandem.plan_step s1').events[0]!.attributes).toMatchObject({
@@ -241,7 +244,7 @@ describe('instrument: options and lifecycle', () => {
     run.once('stage', () => detach());
     await run.result;
     const all = spans();
-    expect(tree(all)).toEqual(['tandem.run']);
+    expect(tree(all)).toEqual(['invoke_agent tandem']);
     expect(all[0]!.attributes['tandem.incomplete']).toBe(true);
     expect(ms(all[0]!.endTime)).toBe(T0);
     expect(all[0]!.attributes['tandem.run.status']).toBeUndefined();
@@ -296,7 +299,7 @@ describe('instrument: options and lifecycle', () => {
       'gen_ai.tool.call.result': `${'x'.repeat(10)}…`,
     });
     expect(span(on.spans(), 'execute_tool add').status.message).toBe(`${'x'.repeat(10)}…`);
-    expect(span(on.spans(), 'tandem.run').attributes).toMatchObject({
+    expect(span(on.spans(), 'invoke_agent tandem').attributes).toMatchObject({
       'tandem.input': 'the secret…',
       'tandem.output': 'the secret…',
     });

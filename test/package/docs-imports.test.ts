@@ -27,7 +27,7 @@ interface SubpathExports {
 }
 
 const CODE_BLOCK = /```(?:ts|typescript|js|javascript|tsx|mjs|cjs)\n([\s\S]*?)```/g;
-const PACKAGE_IMPORT = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*'(tandem-agents(?:\/[\w-]+)?)'/g;
+const PACKAGE_IMPORT = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*'(tandem-agents(?:\/[\w-]+)*)'/g;
 
 function markdownFiles(): string[] {
   const docs = readdirSync(`${packageRoot}docs`, { recursive: true, encoding: 'utf8' })

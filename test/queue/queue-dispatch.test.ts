@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { StepJob, StepJobResult } from '../../src/agents/step-job-types.js';
+import type { StepJob, StepJobResult } from '../../src/agents/orchestrator/index.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { TandemEvent } from '../../src/core/events.js';
 import { QueueError, queueStepRunner, stepJobId } from '../../src/queue/index.js';

@@ -235,3 +235,59 @@ describe('Guardrails stages', () => {
     });
   });
 });
+
+describe('runGuardrails cost', () => {
+  it('a synchronous scan sets no timer, adds no abort listener and creates no AbortController', async () => {
+    const { clock } = setup();
+    const signal = new AbortController().signal;
+    let added = 0;
+    const add = signal.addEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      added++;
+      return add(...args);
+    }) as typeof signal.addEventListener;
+    let timersSeen = -1;
+    const sync: Guardrail<string> = {
+      name: 'sync',
+      scan: () => {
+        timersSeen = clock.pending;
+        return [];
+      },
+    };
+    await runGuardrails([sync, sync], 'text', {
+      stage: 'input',
+      clock,
+      timeoutMs: 500,
+      failClosed: true,
+      signal,
+    });
+    expect(timersSeen).toBe(0);
+    expect(clock.pending).toBe(0);
+    expect(added).toBe(0);
+  });
+
+  it('an asynchronous scan still gets its budget and reads its signal', async () => {
+    const { clock } = setup();
+    let seen: AbortSignal | undefined;
+    const slow: Guardrail<string> = {
+      name: 'slow',
+      scan: (_text, { signal }) => {
+        seen = signal;
+        return new Promise(() => {});
+      },
+    };
+    const pending = runGuardrails([slow], 'text', {
+      stage: 'input',
+      clock,
+      timeoutMs: 500,
+      failClosed: true,
+    });
+    await Promise.resolve();
+    expect(clock.pending).toBe(1);
+    await clock.advance(500);
+    const result = await pending;
+    expect(result.blocked).toBe(true);
+    expect(result.findings[0]).toMatchObject({ rule: 'timeout' });
+    expect(seen?.aborted).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Executor } from '../../src/agents/executor.js';
+import { Executor } from '../../src/agents/executor/index.js';
 import type { TandemEvent } from '../../src/core/events.js';
 import { ApprovalGate } from '../../src/safety/approvals/approval-gate.js';
 import { askUserTool } from '../../src/safety/approvals/ask-user-tool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Executor } from '../../src/agents/executor.js';
+import { Executor } from '../../src/agents/executor/index.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { TandemEvent } from '../../src/core/events.js';
 import { Guardrails, type GuardrailsOptions } from '../../src/safety/guardrails/guardrails.js';

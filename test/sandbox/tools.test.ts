@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Executor } from '../../src/agents/executor.js';
-import { SandboxTodoStore } from '../../src/agents/todo.js';
+import { Executor } from '../../src/agents/executor/index.js';
+import { SandboxTodoStore } from '../../src/agents/orchestrator/index.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { ToolMessage } from '../../src/core/messages.js';
 import { BubblewrapSandbox } from '../../src/sandbox/bubblewrap.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Executor } from '../../src/agents/executor.js';
+import { Executor } from '../../src/agents/executor/index.js';
 import { createSkillTools, defineSkill, SkillRegistry } from '../../src/skills/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { validateSchema } from '../../src/tools/schema.js';

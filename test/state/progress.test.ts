@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Executor } from '../../src/agents/executor.js';
-import { Orchestrator } from '../../src/agents/orchestrator.js';
+import { Executor } from '../../src/agents/executor/index.js';
+import { Orchestrator } from '../../src/agents/orchestrator/index.js';
 import { ModelError } from '../../src/core/errors.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { TandemEvent } from '../../src/core/events.js';

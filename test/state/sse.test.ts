@@ -5,7 +5,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Orchestrator } from '../../src/agents/orchestrator.js';
+import { Orchestrator } from '../../src/agents/orchestrator/index.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { TandemEvent } from '../../src/core/events.js';
 import { emptyUsage } from '../../src/core/usage.js';
@@ -287,7 +287,7 @@ describe('sseResponse', () => {
 describe('EVENT_TYPES', () => {
   it('lists every event type once, so an EventSource can listen to them all', () => {
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
-    expect(EVENT_TYPES).toHaveLength(27);
+    expect(EVENT_TYPES).toHaveLength(29);
     expect(EVENT_TYPES).toContain('plan_step_failed');
   });
 });

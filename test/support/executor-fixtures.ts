@@ -85,7 +85,11 @@ export function allText(messages: readonly Message[]): string {
     .map((m) =>
       typeof m.content === 'string'
         ? m.content
-        : m.content.map((p) => ('text' in p ? p.text : 'content' in p ? p.content : p.arguments)).join('\n'),
+        : m.content
+            .map((p) =>
+              'text' in p ? p.text : 'content' in p ? p.content : 'arguments' in p ? p.arguments : '',
+            )
+            .join('\n'),
     )
     .join('\n');
 }

@@ -24,7 +24,10 @@ import { instrument } from 'tandem-agents/otel';
 import { queueStepRunner } from 'tandem-agents/queue';
 import { RedisCheckpointStore } from 'tandem-agents/redis';
 import { LocalProcessSandbox } from 'tandem-agents/sandbox';
+import { builtinSkills, DEDICATED_MODE_SKILLS } from 'tandem-agents/skills';
 import { FakeClock, ScriptedModel } from 'tandem-agents/testing';
+import { defineViewerElements, parseEventLog, type RunViewerApi } from 'tandem-agents/viewer';
+import { createViewerHandler, type RunSummary, toNodeListener } from 'tandem-agents/viewer/server';
 import { z } from 'zod';
 
 const add = defineTool({
@@ -49,6 +52,14 @@ export const stores: CheckpointStore[] = [
 export async function everySubpath(): Promise<ExecutorResult['status']> {
   const executor = new Executor({ model: models[0]!, tools: [add], runtime: { clock: new FakeClock() } });
   const run = new Orchestrator({ planner: models[0]!, executor: models[0]! }).run('task');
+  const viewer = createViewerHandler({ basePath: '/viewer' });
+  const shown: { runId: string; token: string } = viewer.track(run);
+  const listener = toNodeListener(viewer.handle);
+  const listed: RunSummary[] = viewer.runs();
+  const page: Promise<Response> = viewer.handle(new Request('http://127.0.0.1/viewer/'));
+  defineViewerElements({ get: () => undefined, define: () => {} });
+  const replayed: Pick<RunViewerApi, 'apply'> = { apply: (event: TandemEvent) => void event.seq };
+  replayed.apply(parseEventLog('')[0]!);
   const stop: () => void = instrument(run);
   run.on('tool_call', (event: Extract<TandemEvent, { type: 'tool_call' }>) => event.name.toUpperCase());
   stop();
@@ -57,7 +68,10 @@ export async function everySubpath(): Promise<ExecutorResult['status']> {
   const runner = queueStepRunner({ connection: 'redis://127.0.0.1:6379' });
   const aiModel: ChatModel = fromAISDK(null as unknown as Parameters<typeof fromAISDK>[0]);
   const error = new ModelError('rate_limit', 'slow down');
-  void [sandbox, mcp, runner, aiModel, error.kind satisfies string];
+  const skills: string[] = builtinSkills().map((skill) => skill.id);
+  const dataMode: string = DEDICATED_MODE_SKILLS.data!.skill;
+  void [shown, listener, listed, page];
+  void [sandbox, mcp, runner, aiModel, error.kind satisfies string, skills, dataMode];
   return (await executor.run('2 + 3?').result).status;
 }
 
@@ -70,5 +84,7 @@ defineTool({
   // @ts-expect-error: tool arguments are typed from the schema (a number has no trim)
   execute: ({ a }) => a.trim(),
 });
+// @ts-expect-error: a viewer's run limit is a number
+createViewerHandler({ maxRuns: 'many' });
 // @ts-expect-error: not a ModelError kind
 new ModelError('no_such_kind', 'x');

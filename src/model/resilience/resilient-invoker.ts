@@ -11,6 +11,7 @@ import { AbortError, ConfigError, type ModelError, type ModelErrorKind } from '.
 import { type Clock, type Random, type Runtime, sleep, systemClock, systemRandom } from '../../core/seams.js';
 import { emitPart, type InvokeOptions, type ModelInvoker } from '../invoke.js';
 import { responseToStream } from '../stream.js';
+import { tracedModelCall } from '../traced-call.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
 import {
   type ContextRecoveryOptions,
@@ -131,27 +132,29 @@ class ResilientInvoker implements ModelInvoker {
     let bareRetries = 0;
     let streamFailures = 0;
     let window: number | undefined;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new AbortError(signal.reason);
       const useStream = streams && streamFailures < this.stream.maxFailures;
       try {
-        const response = useStream
-          ? await streamAttempt(
-              model as StreamingModel,
-              state.request,
-              options,
-              this.clock,
-              staleTimeoutFor(model, this.stream),
-              this.stream,
-            )
-          : await generateAttempt(
-              model,
-              state.request,
-              signal,
-              this.clock,
-              generateTimeoutFor(model, this.stream),
-              this.stream.largePromptTimeouts,
-            );
+        const response = await tracedModelCall(model, state.request, emit, attempt, () =>
+          useStream
+            ? streamAttempt(
+                model as StreamingModel,
+                state.request,
+                options,
+                this.clock,
+                staleTimeoutFor(model, this.stream),
+                this.stream,
+              )
+            : generateAttempt(
+                model,
+                state.request,
+                signal,
+                this.clock,
+                generateTimeoutFor(model, this.stream),
+                this.stream.largePromptTimeouts,
+              ),
+        );
         if (hasNext && isEmptyReply(response.message)) {
           const empty = emptyReplyError(model.id);
           throw useStream && showedSomething(response) ? new StreamInterruptedError(empty, response) : empty;

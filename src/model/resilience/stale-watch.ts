@@ -29,7 +29,8 @@ export function estimatePromptTokens(request: ModelRequest): number {
     for (const part of message.content) {
       if (part.type === 'tool_call') chars += part.name.length + part.arguments.length;
       else if (part.type === 'tool_result') chars += part.content.length;
-      else chars += part.text.length;
+      // Images and files are not text: their size says little about how long a reply takes to start.
+      else if (part.type === 'text' || part.type === 'reasoning') chars += part.text.length;
     }
   }
   return Math.ceil(chars / 4);

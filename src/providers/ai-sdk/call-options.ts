@@ -4,14 +4,27 @@
  * place for it, so every AI SDK provider puts it where its API wants it.
  * @module
  */
-import type { AssistantMessage, Message, ProviderMetadata } from '../../core/messages.js';
+import type {
+  AssistantMessage,
+  Message,
+  ProviderMetadata,
+  ToolResultPart,
+  UserMessage,
+} from '../../core/messages.js';
 import type { ModelRequest, SystemPart } from '../../model/types.js';
+import { attachmentPath, checkMedia, type MediaContext, mediaError, userPartPath } from '../shared/media.js';
+import type { SpecDialect } from './dialects.js';
 import type {
   AssistantPromptPart,
   CallOptions,
+  FileDataV2,
+  FileDataV4,
   FunctionTool,
   PromptMessage,
   ProviderOptions,
+  ToolContentV2,
+  ToolContentV3,
+  ToolContentV4,
 } from './types.js';
 
 // Anthropic's AI SDK provider reads cache breakpoints from message provider options.
@@ -65,23 +78,58 @@ function assistantContent(message: AssistantMessage): AssistantPromptPart[] {
   return content;
 }
 
-function toPromptMessage(message: Message): PromptMessage {
-  if (message.role === 'user') {
-    const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content;
-    return { role: 'user', content: parts.map((part) => ({ type: 'text', text: part.text })) };
+/** How a call maps images and files: the model's spec version, and who to name in errors. */
+interface MediaMapping {
+  dialect: SpecDialect;
+  media: MediaContext;
+}
+
+type AnyPromptMessage = PromptMessage<FileDataV2 | FileDataV4, ToolContentV2 | ToolContentV3 | ToolContentV4>;
+type AnyToolResult = Extract<AnyPromptMessage, { role: 'tool' }>['content'][number];
+
+function userMessage(
+  message: UserMessage,
+  index: number,
+  { dialect, media }: MediaMapping,
+): AnyPromptMessage {
+  if (typeof message.content === 'string') {
+    return { role: 'user', content: [{ type: 'text', text: message.content }] };
   }
-  if (message.role === 'assistant') return { role: 'assistant', content: assistantContent(message) };
   return {
-    role: 'tool',
-    content: message.content.map((result) => ({
-      type: 'tool-result',
-      toolCallId: result.toolCallId,
-      toolName: result.toolName,
-      output: result.isError
-        ? { type: 'error-text', value: result.content }
-        : { type: 'text', value: result.content },
-    })),
+    role: 'user',
+    content: message.content.map((part, i) => {
+      if (part.type === 'text') return { type: 'text', text: part.text };
+      checkMedia(part, userPartPath(index, i), media);
+      return dialect.userFile(part);
+    }),
   };
+}
+
+// A result with attachments is a content list (the error flag has no place there: its text says so).
+function toolResult(result: ToolResultPart, index: number, { dialect, media }: MediaMapping): AnyToolResult {
+  const head = { type: 'tool-result' as const, toolCallId: result.toolCallId, toolName: result.toolName };
+  const attachments = result.attachments ?? [];
+  if (attachments.length === 0) {
+    const type = result.isError ? ('error-text' as const) : ('text' as const);
+    return { ...head, output: { type, value: result.content } };
+  }
+  const value: Array<ToolContentV2 | ToolContentV3 | ToolContentV4> = [];
+  if (result.content) value.push({ type: 'text', text: result.content });
+  attachments.forEach((part, i) => {
+    const where = attachmentPath(index, result, i);
+    checkMedia(part, where, media);
+    const item = dialect.toolFile(part);
+    if (!item)
+      throw mediaError(media, where, part, 'this AI SDK version takes tool-result media as data only');
+    value.push(item);
+  });
+  return { ...head, output: { type: 'content', value } } as AnyToolResult;
+}
+
+function toPromptMessage(message: Message, index: number, mapping: MediaMapping): AnyPromptMessage {
+  if (message.role === 'user') return userMessage(message, index, mapping);
+  if (message.role === 'assistant') return { role: 'assistant', content: assistantContent(message) };
+  return { role: 'tool', content: message.content.map((result) => toolResult(result, index, mapping)) };
 }
 
 function toolChoiceOf(choice: ModelRequest['toolChoice']): CallOptions['toolChoice'] {
@@ -90,11 +138,24 @@ function toolChoiceOf(choice: ModelRequest['toolChoice']): CallOptions['toolChoi
   return { type: 'tool', toolName: choice.name };
 }
 
-/** Builds the options of one `doGenerate` / `doStream` call (the same for every spec version). */
-export function toCallOptions(request: ModelRequest, signal: AbortSignal | undefined): CallOptions {
-  const call: CallOptions = {
-    prompt: [...systemMessages(request.system), ...request.messages.map(toPromptMessage)],
-  };
+/**
+ * Builds the options of one `doGenerate` / `doStream` call; images and files
+ * take the shape of `dialect`'s spec version.
+ * @throws ModelError `bad_request` for an image or file the version or model cannot take.
+ */
+export function toCallOptions(
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  dialect: SpecDialect,
+  media: MediaContext,
+): CallOptions {
+  const mapping = { dialect, media };
+  const prompt: AnyPromptMessage[] = [
+    ...systemMessages(request.system),
+    ...request.messages.map((message, index) => toPromptMessage(message, index, mapping)),
+  ];
+  // The dialect made every file part of one version's shape, so the options are that version's.
+  const call = { prompt } as CallOptions;
   if (request.tools?.length) {
     call.tools = request.tools.map(
       (tool): FunctionTool => ({

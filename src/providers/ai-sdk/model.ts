@@ -66,6 +66,9 @@ function readContext(model: LanguageModel): { spec: SpecModel; read: ReadContext
 export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}): ChatModel {
   const { spec, read } = readContext(model);
   const id = options.id ?? `aisdk:${read.model}`;
+  const media = { provider: read.provider, model: read.model, accepts: options.info?.inputMediaTypes };
+  const callOptions = (request: ModelRequest, signal: AbortSignal | undefined) =>
+    toCallOptions(request, signal, read.dialect, media);
 
   return {
     id,
@@ -74,7 +77,7 @@ export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}):
       const signal = call?.signal;
       try {
         if (signal?.aborted) throw signal.reason;
-        const result = await spec.doGenerate(toCallOptions(request, signal));
+        const result = await spec.doGenerate(callOptions(request, signal));
         return toModelResponse(result, read, request.responseFormat !== undefined);
       } catch (error) {
         throw toModelError(error, read, signal);
@@ -85,7 +88,7 @@ export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}):
       let stream: ReadableStream<SpecStreamPart>;
       try {
         if (signal?.aborted) throw signal.reason;
-        ({ stream } = await spec.doStream(toCallOptions(request, signal)));
+        ({ stream } = await spec.doStream(callOptions(request, signal)));
       } catch (error) {
         throw toModelError(error, read, signal);
       }

@@ -36,20 +36,52 @@ export type AssistantPromptPart =
   | WithOptions<{ type: 'reasoning'; text: string }>
   | WithOptions<{ type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }>;
 
-/** A tool result in the prompt: tandem results are text, or error text. */
-export interface ToolResultPromptPart {
+/** File data as spec v2 and v3 take it: bytes, base64 text or a URL. */
+export type FileDataV2 = Uint8Array | string | URL;
+
+/** File data as spec v4 takes it: tagged bytes or a tagged URL. */
+export type FileDataV4 = { type: 'data'; data: Uint8Array | string } | { type: 'url'; url: URL };
+
+/** An image or file in a user message, with the data shape of one spec version. */
+export interface FilePromptPart<Data> {
+  type: 'file';
+  data: Data;
+  mediaType: string;
+  filename?: string;
+}
+
+/** An item of a v2 tool result's `content` output: text, or base64 media. */
+export type ToolContentV2 =
+  | { type: 'text'; text: string }
+  | { type: 'media'; data: string; mediaType: string };
+
+/** An item of a v3 tool result's `content` output. */
+export type ToolContentV3 =
+  | { type: 'text'; text: string }
+  | { type: 'image-data'; data: string; mediaType: string }
+  | { type: 'file-data'; data: string; mediaType: string; filename?: string }
+  | { type: 'image-url'; url: string }
+  | { type: 'file-url'; url: string; mediaType?: string };
+
+/** An item of a v4 tool result's `content` output. */
+export type ToolContentV4 =
+  | { type: 'text'; text: string }
+  | { type: 'file'; data: FileDataV4; mediaType: string; filename?: string };
+
+/** A tool result in the prompt: text, error text, or (with attachments) a content list. */
+export interface ToolResultPromptPart<Content> {
   type: 'tool-result';
   toolCallId: string;
   toolName: string;
-  output: { type: 'text' | 'error-text'; value: string };
+  output: { type: 'text' | 'error-text'; value: string } | { type: 'content'; value: Content[] };
 }
 
-/** One message of the prompt. */
-export type PromptMessage = WithOptions<
+/** One message of the prompt, with the file shapes of one spec version. */
+export type PromptMessage<Data = FileDataV2, Content = ToolContentV2> = WithOptions<
   | { role: 'system'; content: string }
-  | { role: 'user'; content: Array<{ type: 'text'; text: string }> }
+  | { role: 'user'; content: Array<{ type: 'text'; text: string } | FilePromptPart<Data>> }
   | { role: 'assistant'; content: AssistantPromptPart[] }
-  | { role: 'tool'; content: ToolResultPromptPart[] }
+  | { role: 'tool'; content: ToolResultPromptPart<Content>[] }
 >;
 
 /** A function tool offered to the model. */
@@ -60,9 +92,12 @@ export interface FunctionTool {
   inputSchema: JsonSchema;
 }
 
-/** Options of one `doGenerate` / `doStream` call: the same shape in v2, v3 and v4 for what tandem sends. */
-export interface CallOptions {
-  prompt: PromptMessage[];
+/**
+ * Options of one `doGenerate` / `doStream` call. The versions differ only in
+ * how images and files travel; {@link CallOptions} is any of the three.
+ */
+export interface CallOptionsOf<Data, Content> {
+  prompt: PromptMessage<Data, Content>[];
   tools?: FunctionTool[];
   toolChoice?: { type: 'auto' | 'none' | 'required' } | { type: 'tool'; toolName: string };
   responseFormat?: { type: 'json'; schema?: JsonSchema; name?: string };
@@ -72,6 +107,18 @@ export interface CallOptions {
   providerOptions?: ProviderOptions;
   abortSignal?: AbortSignal;
 }
+
+/** Call options of spec v2 (`ai` 5). */
+export type CallOptionsV2 = CallOptionsOf<FileDataV2, ToolContentV2>;
+
+/** Call options of spec v3 (`ai` 6). */
+export type CallOptionsV3 = CallOptionsOf<FileDataV2, ToolContentV3>;
+
+/** Call options of spec v4 (`ai` 7). */
+export type CallOptionsV4 = CallOptionsOf<FileDataV4, ToolContentV4>;
+
+/** Call options of any supported spec version. */
+export type CallOptions = CallOptionsV2 | CallOptionsV3 | CallOptionsV4;
 
 /** v2 usage: flat counts. */
 export interface UsageV2 {
@@ -154,11 +201,14 @@ export type SpecStreamPart =
   | { type: 'error'; error: unknown }
   | IgnoredStreamPart;
 
-/** A language model of any of the three versions, as far as tandem calls it. */
-export interface SpecModel {
+/**
+ * A language model of any of the three versions, as far as tandem calls it
+ * (`Options`: the call options of one version, for checking a real model's types).
+ */
+export interface SpecModel<Options = CallOptions> {
   readonly specificationVersion: string;
   readonly provider: string;
   readonly modelId: string;
-  doGenerate(options: CallOptions): PromiseLike<GenerateResult>;
-  doStream(options: CallOptions): PromiseLike<{ stream: ReadableStream<SpecStreamPart> }>;
+  doGenerate(options: Options): PromiseLike<GenerateResult>;
+  doStream(options: Options): PromiseLike<{ stream: ReadableStream<SpecStreamPart> }>;
 }

@@ -7,7 +7,9 @@
  * @module
  */
 import type { AssistantMessage, Message, ReasoningPart } from '../../core/messages.js';
+import type { MediaContext } from '../shared/media.js';
 import { toolInputObject } from '../shared/tool-input.js';
+import { toolResultBlock, userBlocks } from './media.js';
 import type { AnthropicBlock, AnthropicMessage } from './wire.js';
 
 /** Marks a reasoning part as Anthropic's redacted thinking, so other providers' opaque data is never sent here. */
@@ -37,33 +39,34 @@ function assistantBlocks(message: AssistantMessage): AnthropicBlock[] {
   return blocks;
 }
 
-function blocksOf(message: Message): AnthropicBlock[] {
+function blocksOf(message: Message, index: number, media: MediaContext): AnthropicBlock[] {
   switch (message.role) {
     case 'user':
-      if (typeof message.content === 'string')
-        return message.content ? [{ type: 'text', text: message.content }] : [];
-      return message.content.filter((p) => p.text).map((p) => ({ type: 'text', text: p.text }));
+      return userBlocks(message, index, media);
     case 'assistant':
       return assistantBlocks(message);
     case 'tool':
-      return message.content.map((r) => {
-        const block: AnthropicBlock = { type: 'tool_result', tool_use_id: r.toolCallId, content: r.content };
-        if (r.isError) block.is_error = true;
-        return block;
-      });
+      return message.content.map((result) => toolResultBlock(result, index, media));
   }
 }
 
-/** Converts tandem messages to Anthropic `messages` (new objects; the input is never touched). */
-export function toAnthropicMessages(messages: Message[]): AnthropicMessage[] {
+/**
+ * Converts tandem messages to Anthropic `messages` (new objects; the input is never touched).
+ * @param media - who maps images and files, for checks and errors.
+ * @throws ModelError `bad_request` for an image or file Anthropic or the model cannot take.
+ */
+export function toAnthropicMessages(
+  messages: Message[],
+  media: MediaContext = { provider: 'anthropic', model: 'unknown' },
+): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
-  for (const message of messages) {
-    const blocks = blocksOf(message);
-    if (blocks.length === 0) continue;
+  messages.forEach((message, index) => {
+    const blocks = blocksOf(message, index, media);
+    if (blocks.length === 0) return;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const last = out[out.length - 1];
     if (last && last.role === role) (last.content as AnthropicBlock[]).push(...blocks);
     else out.push({ role, content: blocks });
-  }
+  });
   return out;
 }

@@ -59,7 +59,7 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
       ...settings.info,
     };
     const post = (request: ModelRequest, stream: boolean, signal?: AbortSignal) => {
-      const body = toAnthropicBody(modelId, request, settings);
+      const body = toAnthropicBody(modelId, request, settings, info.inputMediaTypes);
       if (stream) body.stream = true;
       return postJSON({
         url: `${baseURL}/messages`,

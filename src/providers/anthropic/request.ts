@@ -56,15 +56,24 @@ function toolChoiceOf(
   return out;
 }
 
-/** Builds the request body for `model`. Never modifies `request`. */
+/**
+ * Builds the request body for `model`. Never modifies `request`.
+ * @param inputMediaTypes - media types the model takes (`ModelInfo.inputMediaTypes`).
+ * @throws ModelError `bad_request` for an image or file Anthropic or the model cannot take.
+ */
 export function toAnthropicBody(
   model: string,
   request: ModelRequest,
   settings: AnthropicModelSettings = {},
+  inputMediaTypes?: readonly string[],
 ): AnthropicRequestBody {
   const { blocks, flagged } = systemBlocks(request.system);
   if (request.responseFormat?.type === 'json') blocks.push(jsonInstruction(request.responseFormat));
-  let messages = toAnthropicMessages(request.messages);
+  let messages = toAnthropicMessages(request.messages, {
+    provider: 'anthropic',
+    model,
+    accepts: inputMediaTypes,
+  });
   let system = blocks.length > 0 ? blocks : undefined;
   if (settings.cache !== false) {
     const cached = applyCacheBreakpoints({ system, messages, systemBreakpoints: flagged }, settings.cache);

@@ -30,6 +30,27 @@ export interface AnthropicRedactedThinkingBlock {
   data: string;
 }
 
+/** Where an image or document block's content comes from. */
+export type AnthropicSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'text'; media_type: 'text/plain'; data: string };
+
+/** An image the model sees (JPEG, PNG, GIF or WebP). */
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: AnthropicSource;
+  cache_control?: CacheControl;
+}
+
+/** A document the model reads (PDF or plain text). */
+export interface AnthropicDocumentBlock {
+  type: 'document';
+  source: AnthropicSource;
+  title?: string;
+  cache_control?: CacheControl;
+}
+
 /** A tool call. */
 export interface AnthropicToolUseBlock {
   type: 'tool_use';
@@ -43,7 +64,7 @@ export interface AnthropicToolUseBlock {
 export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content: string;
+  content: string | Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock>;
   is_error?: boolean;
   cache_control?: CacheControl;
 }
@@ -54,7 +75,9 @@ export type AnthropicBlock =
   | AnthropicThinkingBlock
   | AnthropicRedactedThinkingBlock
   | AnthropicToolUseBlock
-  | AnthropicToolResultBlock;
+  | AnthropicToolResultBlock
+  | AnthropicImageBlock
+  | AnthropicDocumentBlock;
 
 /** One message of the `messages` array. */
 export interface AnthropicMessage {

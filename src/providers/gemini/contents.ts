@@ -7,7 +7,9 @@
  * @module
  */
 import type { AssistantMessage, Message, ReasoningPart } from '../../core/messages.js';
+import type { MediaContext } from '../shared/media.js';
 import { toolInputObject } from '../shared/tool-input.js';
+import { attachmentParts, userParts } from './media.js';
 import type { GeminiContent, GeminiPart } from './wire.js';
 
 /** What `providerMetadata.gemini` holds on reasoning and tool-call parts. */
@@ -72,8 +74,15 @@ function modelParts(message: AssistantMessage): GeminiPart[] {
   return parts;
 }
 
-/** Converts tandem messages to Gemini `contents` (new objects; the input is never touched). */
-export function toGeminiContents(messages: Message[]): GeminiContent[] {
+/**
+ * Converts tandem messages to Gemini `contents` (new objects; the input is never touched).
+ * @param media - who maps images and files, for checks and errors.
+ * @throws ModelError `bad_request` for an image or file the model cannot take.
+ */
+export function toGeminiContents(
+  messages: Message[],
+  media: MediaContext = { provider: 'gemini', model: 'unknown' },
+): GeminiContent[] {
   const out: GeminiContent[] = [];
   // Responses are matched by name; Gemini's own call ids, where it sent them, go back too.
   const calls = new Map<string, { name: string; geminiId?: string }>();
@@ -83,14 +92,9 @@ export function toGeminiContents(messages: Message[]): GeminiContent[] {
     if (last && last.role === role) last.parts.push(...parts);
     else out.push({ role, parts });
   };
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     if (message.role === 'user') {
-      const texts =
-        typeof message.content === 'string' ? [message.content] : message.content.map((p) => p.text);
-      push(
-        'user',
-        texts.filter((t) => t).map((text) => ({ text })),
-      );
+      push('user', userParts(message, index, media));
     } else if (message.role === 'assistant') {
       for (const part of message.content) {
         if (part.type === 'tool_call')
@@ -110,7 +114,8 @@ export function toGeminiContents(messages: Message[]): GeminiContent[] {
           return part;
         }),
       );
+      push('user', attachmentParts(message.content, index, media));
     }
-  }
+  });
   return out;
 }

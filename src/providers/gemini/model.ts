@@ -75,7 +75,7 @@ export function createGemini(options: GeminiOptions = {}): GeminiProvider {
     const post = (request: ModelRequest, url: string, signal?: AbortSignal) =>
       postJSON({
         url,
-        body: toGeminiBody(request, settings),
+        body: toGeminiBody(request, settings, { ...ctx, accepts: info.inputMediaTypes }),
         headers,
         signal,
         fetch: options.fetch,

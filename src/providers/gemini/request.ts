@@ -3,6 +3,7 @@
  * @module
  */
 import type { ModelRequest, ToolChoice } from '../../model/types.js';
+import type { MediaContext } from '../shared/media.js';
 import { toGeminiContents } from './contents.js';
 import type { GeminiRequestBody } from './wire.js';
 
@@ -58,9 +59,15 @@ function generationConfig(request: ModelRequest, settings: GeminiModelSettings):
  * Builds the request body. `providerOptions.gemini` is merged in last; its
  * `generationConfig` is merged into the generated one rather than replacing it.
  * Never modifies `request`.
+ * @param media - who maps images and files, for checks and errors.
+ * @throws ModelError `bad_request` for an image or file the model cannot take.
  */
-export function toGeminiBody(request: ModelRequest, settings: GeminiModelSettings = {}): GeminiRequestBody {
-  const body: GeminiRequestBody = { contents: toGeminiContents(request.messages) };
+export function toGeminiBody(
+  request: ModelRequest,
+  settings: GeminiModelSettings = {},
+  media?: MediaContext,
+): GeminiRequestBody {
+  const body: GeminiRequestBody = { contents: toGeminiContents(request.messages, media) };
   const system = systemInstruction(request.system);
   if (system) body.systemInstruction = system;
   if (request.tools && request.tools.length > 0) {

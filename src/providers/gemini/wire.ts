@@ -30,6 +30,10 @@ export interface GeminiPart {
   thoughtSignature?: string;
   functionCall?: GeminiFunctionCall;
   functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
+  /** Bytes of an image or file, base64. */
+  inlineData?: { mimeType: string; data: string };
+  /** An image or file by URI. */
+  fileData?: { mimeType: string; fileUri: string };
 }
 
 /** One turn. Gemini calls the assistant `model`; function responses travel as `user`. */

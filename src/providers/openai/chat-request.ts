@@ -3,8 +3,9 @@
  * @module
  */
 import type { AssistantMessage, Message } from '../../core/messages.js';
-import { textOf } from '../../core/messages.js';
 import type { ModelRequest, SystemPart, ToolChoice } from '../../model/types.js';
+import type { MediaContext } from '../shared/media.js';
+import { attachmentsMessage, chatUserMessage, type PlacedResult } from './chat-media.js';
 import type { OpenAIChatSettings, ReplayReasoning } from './chat-settings.js';
 import type { WireMessage, WireToolCall } from './chat-wire.js';
 
@@ -53,18 +54,39 @@ function assistantMessage(message: AssistantMessage, replay: ReplayReasoning): W
   return out;
 }
 
-/** Maps conversation messages to wire messages; each tool result becomes its own `tool` message. */
-export function toWireMessages(messages: Message[], replay: ReplayReasoning): WireMessage[] {
+/**
+ * Maps conversation messages to wire messages; each tool result becomes its
+ * own `tool` message, and the attachments of consecutive tool messages one
+ * user message after them (a user message between tool messages would cut
+ * results off from their calls).
+ * @throws ModelError `bad_request` for an image or file the server or model cannot take.
+ */
+export function toWireMessages(
+  messages: Message[],
+  replay: ReplayReasoning,
+  media: MediaContext = { provider: 'openai', model: 'unknown' },
+): WireMessage[] {
   const out: WireMessage[] = [];
-  for (const message of messages) {
-    if (message.role === 'user') out.push({ role: 'user', content: textOf(message) });
-    else if (message.role === 'assistant') out.push(assistantMessage(message, replay));
-    else {
+  let results: PlacedResult[] = [];
+  const flush = () => {
+    const attachments = attachmentsMessage(results, media);
+    if (attachments) out.push(attachments);
+    results = [];
+  };
+  messages.forEach((message, index) => {
+    if (message.role === 'tool') {
       for (const result of message.content) {
         out.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.content });
+        results.push({ result, message: index });
       }
+      return;
     }
-  }
+    flush();
+    out.push(
+      message.role === 'user' ? chatUserMessage(message, index, media) : assistantMessage(message, replay),
+    );
+  });
+  flush();
   return out;
 }
 
@@ -82,7 +104,8 @@ export function chatRequestBody(
   const messages: WireMessage[] = [];
   const system = systemText(request.system);
   if (system) messages.push({ role: 'system', content: system });
-  messages.push(...toWireMessages(request.messages, settings.replayReasoning ?? 'auto'));
+  const media = { provider: ctx.provider, model: ctx.modelId, accepts: settings.info?.inputMediaTypes };
+  messages.push(...toWireMessages(request.messages, settings.replayReasoning ?? 'auto', media));
 
   const body: Record<string, unknown> = { model: ctx.modelId, messages };
   if (request.tools && request.tools.length > 0) {

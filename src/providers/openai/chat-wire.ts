@@ -16,10 +16,17 @@ export interface WireToolCallDelta extends WireToolCall {
   index?: number;
 }
 
+/** A part of a user message's content array. */
+export type WireContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
+  | { type: 'file'; file: { file_data: string; filename: string } };
+
 /** A message as sent in a request. */
 export type WireMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | WireContentPart[] }
   | {
       role: 'assistant';
       content: string | null;

@@ -26,6 +26,12 @@ export {
   type ResolvedOpenAIConfig,
   resolveOpenAIConfig,
 } from './config.js';
+export {
+  createOpenAIImageModel,
+  OpenAIImageModel,
+  type OpenAIImageModelOptions,
+  type OpenAIImageSettings,
+} from './images.js';
 export { createOpenAIResponsesModel, type OpenAIResponsesSettings } from './responses.js';
 
 /** What {@link createOpenAI} returns: call it with a model name for a Chat Completions model. */

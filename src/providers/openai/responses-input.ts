@@ -5,6 +5,8 @@
  * @module
  */
 import type { AssistantMessage, Message, ReasoningPart } from '../../core/messages.js';
+import type { MediaContext } from '../shared/media.js';
+import { functionCallOutput, userContent } from './responses-media.js';
 
 /** One item of the Responses `input` array, as sent on the wire. */
 export type ResponsesInputItem = Record<string, unknown>;
@@ -19,24 +21,24 @@ function openaiItemId(part: { providerMetadata?: ReasoningPart['providerMetadata
  * Converts messages into Responses input items.
  * @param store - whether the request stores responses server-side; without it a
  *   reasoning item can only be replayed when it carries its encrypted content.
+ * @param media - who maps images and files, for checks and errors.
+ * @throws ModelError `bad_request` for an image or file the API or model cannot take.
  */
-export function toResponsesInput(messages: Message[], store: boolean): ResponsesInputItem[] {
+export function toResponsesInput(
+  messages: Message[],
+  store: boolean,
+  media: MediaContext = { provider: 'openai', model: 'unknown' },
+): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     if (message.role === 'user') {
-      const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content;
-      items.push({
-        role: 'user',
-        content: parts.map((part) => ({ type: 'input_text', text: part.text })),
-      });
+      items.push({ role: 'user', content: userContent(message, index, media) });
     } else if (message.role === 'tool') {
-      for (const result of message.content) {
-        items.push({ type: 'function_call_output', call_id: result.toolCallId, output: result.content });
-      }
+      for (const result of message.content) items.push(functionCallOutput(result, index, media));
     } else {
       pushAssistant(items, message, store);
     }
-  }
+  });
   return items;
 }
 

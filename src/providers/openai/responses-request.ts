@@ -71,6 +71,7 @@ export function buildResponsesBody(
   modelId: string,
   settings: OpenAIResponsesSettings,
   stream: boolean,
+  provider?: string,
 ): Record<string, unknown> {
   const overrides = request.providerOptions?.openai;
   // A per-call `store` decides how reasoning is replayed, so it is honoured here too.
@@ -79,7 +80,8 @@ export function buildResponsesBody(
   const body: Record<string, unknown> = { model: modelId };
   const instructions = instructionsOf(request.system);
   if (instructions) body.instructions = instructions;
-  body.input = toResponsesInput(request.messages, store);
+  const media = { provider: provider ?? 'openai', model: modelId, accepts: settings.info?.inputMediaTypes };
+  body.input = toResponsesInput(request.messages, store, media);
   if (request.tools?.length) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',

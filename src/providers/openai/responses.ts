@@ -39,7 +39,7 @@ export function createOpenAIResponsesModel(
   const post = (request: ModelRequest, stream: boolean, signal: AbortSignal | undefined) =>
     postJSON({
       url,
-      body: buildResponsesBody(request, modelId, settings, stream),
+      body: buildResponsesBody(request, modelId, settings, stream, config.provider),
       headers: stream ? { ...config.headers(), accept: 'text/event-stream' } : config.headers(),
       signal,
       fetch: config.fetch,

@@ -62,7 +62,8 @@ export async function runGuardrails<T>(
   let current = subject;
   for (const guardrail of guardrails) {
     if (options.signal?.aborted) throw new AbortError(options.signal.reason);
-    const outcome = await scanWithBudget(guardrail, current, options);
+    const scanned = scanWithBudget(guardrail, current, options);
+    const outcome = scanned instanceof Promise ? await scanned : scanned;
     if (options.signal?.aborted) throw new AbortError(options.signal.reason);
     const defaultAction = guardrail.action ?? 'block';
     let reported: GuardrailFinding[];
@@ -115,14 +116,43 @@ function failureFinding(
   return { rule: 'error', reason: `Guardrail "${name}" failed: ${errorMessage(outcome.error)}`, action };
 }
 
-/** Runs one scan; settles on its result, its error or its budget, whichever comes first. */
+/**
+ * Runs one scan; settles on its result, its error or its budget, whichever
+ * comes first. A scan that returns synchronously has already finished within
+ * whatever time it took: it gets no timer, no abort listener and no
+ * AbortController unless it reads `signal` (most built-in scans do neither).
+ */
 function scanWithBudget<T>(
   guardrail: Guardrail<T>,
   subject: T,
   options: GuardrailRunOptions,
+): ScanOutcome | Promise<ScanOutcome> {
+  let controller: AbortController | undefined;
+  const lazy = () => {
+    controller ??= new AbortController();
+    return controller;
+  };
+  let result: ReturnType<Guardrail<T>['scan']>;
+  try {
+    result = guardrail.scan(subject, {
+      get signal() {
+        return lazy().signal;
+      },
+    });
+  } catch (error) {
+    return { kind: 'error', error };
+  }
+  if (!isThenable(result)) return { kind: 'done', check: toCheck(result) };
+  return withBudget(result, guardrail, options, lazy);
+}
+
+function withBudget<T>(
+  pending: PromiseLike<GuardrailFinding[] | GuardrailCheck | undefined>,
+  guardrail: Guardrail<T>,
+  options: GuardrailRunOptions,
+  controller: () => AbortController,
 ): Promise<ScanOutcome> {
   const ms = guardrail.timeoutMs ?? options.timeoutMs;
-  const controller = new AbortController();
   return new Promise<ScanOutcome>((resolve) => {
     let done = false;
     const finish = (outcome: ScanOutcome) => {
@@ -134,23 +164,23 @@ function scanWithBudget<T>(
     };
     // The caller's abort ends the scan at once; runGuardrails then throws.
     const onAbort = () => {
-      controller.abort(options.signal?.reason);
+      controller().abort(options.signal?.reason);
       finish({ kind: 'error', error: new AbortError(options.signal?.reason) });
     };
     const cancelTimer = options.clock.setTimer(ms, () => {
-      controller.abort(new AbortError(`guardrail "${guardrail.name}" timed out`));
+      controller().abort(new AbortError(`guardrail "${guardrail.name}" timed out`));
       finish({ kind: 'timeout', ms });
     });
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      Promise.resolve(guardrail.scan(subject, { signal: controller.signal })).then(
-        (result) => finish({ kind: 'done', check: toCheck(result) }),
-        (error) => finish({ kind: 'error', error }),
-      );
-    } catch (error) {
-      finish({ kind: 'error', error });
-    }
+    pending.then(
+      (result) => finish({ kind: 'done', check: toCheck(result) }),
+      (error) => finish({ kind: 'error', error }),
+    );
   });
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 function toCheck(result: GuardrailFinding[] | GuardrailCheck | undefined): GuardrailCheck {

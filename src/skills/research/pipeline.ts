@@ -30,7 +30,12 @@ export const researchOutputSchema = reportOutputSchema.extend({
 export type ResearchOutput = z.output<typeof researchOutputSchema>;
 
 /** Runs `fn` inside a `stage` event pair (closed as failed when it throws). */
-async function stage<T>(ctx: SkillContext, name: string, detail: string, fn: () => Promise<T>): Promise<T> {
+export async function skillStage<T>(
+  ctx: SkillContext,
+  name: string,
+  detail: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   ctx.emit.emit('stage', { name, status: 'running', detail });
   try {
     const result = await fn();
@@ -53,10 +58,10 @@ export const researchSkill = defineSkill({
   parameters: researchParamsSchema,
   output: researchOutputSchema,
   async run(params, ctx) {
-    const plan = await stage(ctx, 'config', `${params.depth} research`, () =>
+    const plan = await skillStage(ctx, 'config', `${params.depth} research`, () =>
       ctx.invokeSkill<ResearchPlan>('research.configure', params),
     );
-    const found = await stage(
+    const found = await skillStage(
       ctx,
       'search',
       `up to ${plan.rounds} round(s) of ${plan.queriesPerRound} queries`,
@@ -68,13 +73,13 @@ export const researchSkill = defineSkill({
       return { ...base, report, citations: [], invalidCitations: [], sources: [], synthesis: '' };
     }
     const step = { query: plan.query, guidance: plan.guidance, sources: found.sources };
-    const { analysis } = await stage(ctx, 'analyze', `${found.sources.length} source(s)`, () =>
+    const { analysis } = await skillStage(ctx, 'analyze', `${found.sources.length} source(s)`, () =>
       ctx.invokeSkill<{ analysis: string }>('research.analyze', step),
     );
-    const { synthesis } = await stage(ctx, 'synthesize', '', () =>
+    const { synthesis } = await skillStage(ctx, 'synthesize', '', () =>
       ctx.invokeSkill<{ synthesis: string }>('research.synthesize', { ...step, analysis }),
     );
-    const written = await stage(ctx, 'write', '', () =>
+    const written = await skillStage(ctx, 'write', '', () =>
       ctx.invokeSkill<CitedReport>('research.report', { ...step, synthesis }),
     );
     return { ...base, ...written, sources: found.sources, synthesis };

@@ -1,0 +1,206 @@
+/**
+ * The `Executor`: a ReAct agent. It calls the model, runs the tools it asks
+ * for (through the gate where approvals and guardrails plug in), feeds the
+ * results back, and stops when the model answers — bounded by an iteration
+ * budget and a wall-clock budget, and guarded against the ways tool loops go
+ * wrong (docs/executor.md).
+ * @module
+ */
+import { EventBus } from '../../core/event-bus.js';
+import type { Emitter, EventTags } from '../../core/events.js';
+import { type Message, textOf } from '../../core/messages.js';
+import { type PriceLookup, pricesOption } from '../../core/pricing.js';
+import { RunBudget, watchBudget } from '../../core/run-budget.js';
+import { type Runtime, resolveRuntime } from '../../core/seams.js';
+import { emptyUsage, type Usage } from '../../core/usage.js';
+import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import type { ModelRequest, SystemPart } from '../../model/types.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { ToolRunner } from '../../tools/runner.js';
+import { linkAbort, Run } from '../run.js';
+import { runLoop } from './loop.js';
+import type { LoopDeps, LoopRun } from './loop-state.js';
+import {
+  type ExecuteOptions,
+  type ExecutorLimits,
+  type ExecutorOptions,
+  type ExecutorResult,
+  resolveLimits,
+  type SystemPromptSource,
+} from './options.js';
+import { WallClockBudget } from './wall-clock-budget.js';
+
+/**
+ * A ReAct agent.
+ *
+ * ```ts
+ * const executor = new Executor({ model, tools: [add], instructions: 'You are a calculator.' });
+ * const run = executor.run('What is 2 + 3?');
+ * run.on('tool_call', (e) => console.log(e.name, e.args));
+ * const { output } = await run.result;
+ * ```
+ */
+export class Executor {
+  /** Agent name stamped on events. */
+  readonly name: string;
+  /** The tools the model may call. */
+  readonly registry: ToolRegistry;
+  private readonly options: ExecutorOptions;
+  private readonly limits: ExecutorLimits;
+  private readonly runtime: Runtime;
+  private readonly invoker: ModelInvoker;
+  private readonly runner: ToolRunner;
+  private readonly base: Omit<ModelRequest, 'messages'>;
+  private readonly prices: PriceLookup | undefined;
+
+  /** @throws ConfigError for a missing model or a limit out of range. */
+  constructor(options: ExecutorOptions) {
+    this.limits = resolveLimits(options);
+    this.options = options;
+    this.name = options.name ?? 'executor';
+    this.runtime = resolveRuntime(options.runtime);
+    this.prices = pricesOption(options.prices);
+    this.invoker = options.invoker ?? directInvoker(options.model);
+    this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
+    this.runner = new ToolRunner({
+      concurrency: options.toolConcurrency,
+      limiter: options.toolLimiter,
+      clock: this.runtime.clock,
+      maxOutputChars: options.maxOutputChars,
+    });
+    this.base = requestBase(options, undefined);
+  }
+
+  /**
+   * Starts an execution on its own event bus and returns its {@link Run}.
+   * Events: `run_started`, `stage` executing running → completed/failed,
+   * model and tool events, then exactly one `complete` or `error`.
+   */
+  run(input: string | Message[], options: Omit<ExecuteOptions, 'emit'> = {}): Run<ExecutorResult> {
+    const runId = this.runtime.ids.next('run');
+    const { clock, tracing } = this.runtime;
+    const bus = new EventBus({ runId, clock, prices: this.prices, tracing });
+    const usage = emptyUsage();
+    const emit = bus.scope(tagsOf(this.name, options.stepId));
+    const limits = { ...this.options.budget, ...options.budget };
+    let run: Run<ExecutorResult> | undefined;
+    // Watched before the run starts, so an invalid limit throws before any work.
+    const unwatch = RunBudget.isSet(limits)
+      ? watchBudget(bus, limits, clock, (error) => run?.abort(error))
+      : undefined;
+    run = new Run<ExecutorResult>({
+      bus,
+      signal: options.signal,
+      usage: () => usage,
+      complete: (result) => ({ output: result.output, status: result.status, usage: result.usage }),
+      body: async (signal) => {
+        emit.emit('run_started', { input: inputText(input) });
+        emit.emit('stage', { name: 'executing', status: 'running' });
+        try {
+          const result = await this.executeWith(input, { ...options, signal }, bus, usage);
+          // The bus prices each call; the result reports what the whole run cost.
+          if (bus.usage.costUsd !== undefined) result.usage.costUsd = bus.usage.costUsd;
+          emit.emit('stage', { name: 'executing', status: 'completed' });
+          return result;
+        } catch (error) {
+          emit.emit('stage', { name: 'executing', status: 'failed', detail: (error as Error).message });
+          throw error;
+        }
+      },
+    });
+    if (unwatch) run.result.then(unwatch, unwatch);
+    return run;
+  }
+
+  /**
+   * Runs one execution on the caller's emitter (the orchestrator runs each
+   * plan step this way). Emits no `run_started` / `complete`; failures are
+   * thrown as `RunError` (kinds `model`, `timeout`, `invalid_tool_calls`,
+   * `internal`) or `AbortError`.
+   */
+  execute(input: string | Message[], options: ExecuteOptions & { emit: Emitter }): Promise<ExecutorResult> {
+    return this.executeWith(input, options, options.emit, emptyUsage());
+  }
+
+  /** The request fields of an execution: the per-call system override, the built prompt, or the cached base. */
+  private async baseFor(system: string | undefined): Promise<Omit<ModelRequest, 'messages'>> {
+    if (system !== undefined) return requestBase(this.options, system);
+    const instructions = this.options.instructions;
+    if (!isPromptSource(instructions)) return this.base;
+    const built = await instructions.build({ tools: this.registry.specs() });
+    return requestBase(this.options, built.parts);
+  }
+
+  private async executeWith(
+    input: string | Message[],
+    options: ExecuteOptions,
+    parent: Emitter | undefined,
+    usage: Usage,
+  ): Promise<ExecutorResult> {
+    const { clock: runClock, tracing } = this.runtime;
+    const emit = (
+      parent ?? new EventBus({ runId: this.runtime.ids.next('run'), clock: runClock, tracing })
+    ).scope(tagsOf(this.name, options.stepId));
+    const messages: Message[] = options.history ? options.history.slice() : [];
+    if (typeof input === 'string') messages.push({ role: 'user', content: input });
+    else for (const message of input) messages.push(message);
+
+    const controller = new AbortController();
+    const unlink = linkAbort(options.signal, controller);
+    const clock = this.runtime.clock;
+    const budget = new WallClockBudget(clock, this.limits.timeoutMs, () => controller.abort());
+    const deps: LoopDeps = {
+      options: this.options,
+      limits: this.limits,
+      invoker: this.invoker,
+      registry: this.registry,
+      runner: this.runner,
+      clock,
+      base: await this.baseFor(options.system),
+    };
+    const run: LoopRun = {
+      messages,
+      emit: budget.watch(emit),
+      signal: controller.signal,
+      usage,
+      stepId: options.stepId,
+      agent: this.name,
+      context: this.options.context?.(),
+      onCheckpoint: options.onCheckpoint,
+      timedOut: () => budget.timedOut,
+    };
+    try {
+      return await runLoop(deps, run);
+    } finally {
+      budget.dispose();
+      unlink();
+    }
+  }
+}
+
+function isPromptSource(value: ExecutorOptions['instructions']): value is SystemPromptSource {
+  return typeof value === 'object' && !Array.isArray(value) && typeof value.build === 'function';
+}
+
+function requestBase(
+  options: ExecutorOptions,
+  system: string | SystemPart[] | undefined,
+): Omit<ModelRequest, 'messages'> {
+  const base: Omit<ModelRequest, 'messages'> = {};
+  const instructions = options.instructions;
+  const prompt = system ?? (isPromptSource(instructions) ? undefined : instructions);
+  if (prompt?.length) base.system = prompt;
+  if (options.temperature !== undefined) base.temperature = options.temperature;
+  if (options.maxOutputTokens !== undefined) base.maxOutputTokens = options.maxOutputTokens;
+  return base;
+}
+
+function tagsOf(agent: string, stepId: string | undefined): EventTags {
+  return stepId === undefined ? { agent } : { agent, stepId };
+}
+
+function inputText(input: string | Message[]): string {
+  if (typeof input === 'string') return input;
+  for (let i = input.length - 1; i >= 0; i--) if (input[i]!.role === 'user') return textOf(input[i]!);
+  return '';
+}

@@ -1,0 +1,115 @@
+/**
+ * Handling the model's reply: tool calls are checked (unknown tools, bad
+ * JSON) and run; text is the answer, or is continued when the length limit
+ * cut it; an empty reply falls back on what the execution already has, or
+ * is asked again.
+ * @module
+ */
+import { ModelError, RunError } from '../../core/errors.js';
+import type { AssistantMessage, ToolCallPart } from '../../core/messages.js';
+import type { ModelResponse } from '../../model/types.js';
+import { prepareToolCalls } from '../../tools/prepare.js';
+import { answer } from './answer.js';
+import { continueCutReply, rollBack } from './length-limit.js';
+import type { LoopState } from './loop-state.js';
+import { type ExecutorResult, MAX_EMPTY_REPLY_RETRIES, MAX_INVALID_JSON_RETRIES } from './options.js';
+import { result } from './outcome.js';
+import { runTools } from './run-tools.js';
+import { toolOnlyOutput } from './tool-results.js';
+
+/** Acts on one reply: the execution's result, or `undefined` to go on with another turn. */
+export async function handleReply(
+  loop: LoopState,
+  response: ModelResponse,
+): Promise<ExecutorResult | undefined> {
+  loop.finishReason = response.finishReason;
+  const message = response.message;
+  let calls: ToolCallPart[] | undefined;
+  let text = '';
+  for (const part of message.content) {
+    if (part.type === 'tool_call') (calls ??= []).push(part);
+    else if (part.type === 'text') text += part.text;
+  }
+  if (calls) return response.finishReason === 'length' ? rollBack(loop) : actOn(loop, message, calls);
+  if (text.trim() === '') return onEmpty(loop, response);
+  loop.emptyReplies = 0;
+  accept(loop, message);
+  if (response.finishReason === 'length') return continueCutReply(loop, text);
+  return answer(loop, loop.pendingText + text);
+}
+
+/** A reply with neither text nor tool calls. */
+function onEmpty(
+  loop: LoopState,
+  response: ModelResponse,
+): ExecutorResult | Promise<ExecutorResult | undefined> | undefined {
+  if (loop.pendingText) {
+    loop.iterations++;
+    return answer(loop, loop.pendingText);
+  }
+  if (loop.retriedAnswer !== undefined) {
+    loop.iterations++;
+    return result(loop, loop.retriedAnswer, 'success');
+  }
+  if (loop.lastOutcomes) {
+    loop.iterations++;
+    return answer(loop, toolOnlyOutput(loop.lastOutcomes));
+  }
+  const model = loop.deps.invoker.id;
+  if (response.finishReason === 'content_filter') {
+    const cause = new ModelError('content_filter', `${model}: reply blocked by the content filter`);
+    throw new RunError('model', cause.message, { cause });
+  }
+  if (loop.emptyReplies < MAX_EMPTY_REPLY_RETRIES) {
+    loop.emptyReplies++;
+    return undefined;
+  }
+  const cause = new ModelError(
+    'empty_response',
+    `${model}: empty reply (no text, no tool calls) after ${loop.emptyReplies + 1} attempts`,
+  );
+  throw new RunError('model', cause.message, { cause });
+}
+
+/**
+ * A reply with tool calls: unknown tools count toward `maxInvalidToolTurns`,
+ * arguments that are not JSON are asked again (silently, a few times); the
+ * turn is then kept, checkpointed, and its calls run.
+ */
+async function actOn(
+  loop: LoopState,
+  message: AssistantMessage,
+  calls: ToolCallPart[],
+): Promise<ExecutorResult | undefined> {
+  const { deps, run } = loop;
+  const turn = await prepareToolCalls(deps.registry, calls);
+  if (turn.unknownTool) {
+    if (++loop.invalidToolTurns >= deps.limits.maxInvalidToolTurns) {
+      const names = turn.calls.filter((c) => c.status === 'unknown_tool').map((c) => c.call.name);
+      throw new RunError(
+        'invalid_tool_calls',
+        `The model called unknown tool(s) ${names.join(', ')} in ${loop.invalidToolTurns} consecutive turns`,
+      );
+    }
+  } else {
+    loop.invalidToolTurns = 0;
+    if (turn.invalidJson && loop.invalidJsonRetries < MAX_INVALID_JSON_RETRIES) {
+      loop.invalidJsonRetries++;
+      return undefined;
+    }
+    loop.invalidJsonRetries = 0;
+  }
+  loop.emptyReplies = 0;
+  loop.pendingText = '';
+  loop.continuations = 0;
+  accept(loop, message);
+  await run.onCheckpoint?.(run.messages);
+  return runTools(loop, turn.calls);
+}
+
+/** Appends an accepted model turn; the notes it was sent with are spent. */
+function accept(loop: LoopState, message: AssistantMessage): void {
+  loop.run.messages.push(message);
+  loop.iterations++;
+  if (loop.notes.length > 0) loop.notes = [];
+}

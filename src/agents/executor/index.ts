@@ -1,0 +1,14 @@
+/**
+ * The executor: a ReAct agent (`Executor`), its options, and the rules that
+ * keep its loop from going wrong — anti-repetition, error streaks, budget
+ * warnings, length limits, reflection.
+ * @module
+ */
+export * from './budget-warning.js';
+export * from './error-streak.js';
+export * from './executor.js';
+export { LENGTH_CONTINUE_PROMPT, LENGTH_ROLLBACK_NOTE } from './length-limit.js';
+export * from './options.js';
+export * from './reflection.js';
+export * from './repetition.js';
+export { toolOnlyOutput } from './tool-results.js';

@@ -1,0 +1,96 @@
+/**
+ * Where one execution of the ReAct loop stands: what it needs from its
+ * executor, its per-execution inputs, and the counters and carry-over that
+ * the loop's phases (call the model, handle the reply, run the tools,
+ * answer) share between turns.
+ * @module
+ */
+import type { Emitter } from '../../core/events.js';
+import type { Message } from '../../core/messages.js';
+import type { Clock } from '../../core/seams.js';
+import type { Usage } from '../../core/usage.js';
+import type { ModelInvoker } from '../../model/invoke.js';
+import type { FinishReason, ModelRequest } from '../../model/types.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolOutcome, ToolRunner } from '../../tools/runner.js';
+import type { ConversationContext, ExecutorLimits, ExecutorOptions } from './options.js';
+import { RepetitionGuard } from './repetition.js';
+
+/** What an execution needs from its executor. */
+export interface LoopDeps {
+  options: ExecutorOptions;
+  limits: ExecutorLimits;
+  invoker: ModelInvoker;
+  registry: ToolRegistry;
+  runner: ToolRunner;
+  clock: Clock;
+  /** The request fields that stay the same every turn (system prompt, sampling). */
+  base: Omit<ModelRequest, 'messages'>;
+}
+
+/** Per-execution inputs. */
+export interface LoopRun {
+  messages: Message[];
+  emit: Emitter;
+  signal: AbortSignal;
+  /** Accumulates the usage of every model call. */
+  usage: Usage;
+  stepId?: string;
+  agent: string;
+  /** See `ExecuteOptions.onCheckpoint`. */
+  onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
+  /** This execution's context manager, if any. */
+  context?: ConversationContext;
+  /** True once the wall-clock budget expired. */
+  timedOut: () => boolean;
+}
+
+/** One execution in progress. */
+export interface LoopState {
+  readonly deps: LoopDeps;
+  readonly run: LoopRun;
+  /** Index of the first message this execution added. */
+  readonly firstNew: number;
+  iterations: number;
+  toolCalls: number;
+  emptyReplies: number;
+  invalidJsonRetries: number;
+  invalidToolTurns: number;
+  continuations: number;
+  errorStreak: number;
+  /** Text of replies cut by the length limit, waiting for their continuation. */
+  pendingText: string;
+  lastOutcomes: ToolOutcome[] | undefined;
+  toolTurns: number;
+  reflections: number;
+  /** The answer a reflection sent back; it stands if the model then gives no new one. */
+  retriedAnswer: string | undefined;
+  /** Notes the next request carries (repetition, tool errors, rollback). */
+  notes: string[];
+  readonly repetition: RepetitionGuard;
+  finishReason: FinishReason;
+}
+
+/** The state of an execution about to start on `run.messages`. */
+export function loopState(deps: LoopDeps, run: LoopRun): LoopState {
+  return {
+    deps,
+    run,
+    firstNew: run.messages.length,
+    iterations: 0,
+    toolCalls: 0,
+    emptyReplies: 0,
+    invalidJsonRetries: 0,
+    invalidToolTurns: 0,
+    continuations: 0,
+    errorStreak: 0,
+    pendingText: '',
+    lastOutcomes: undefined,
+    toolTurns: 0,
+    reflections: 0,
+    retriedAnswer: undefined,
+    notes: [],
+    repetition: new RepetitionGuard(),
+    finishReason: 'stop',
+  };
+}

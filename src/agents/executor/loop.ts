@@ -1,0 +1,45 @@
+/**
+ * One execution of the ReAct loop: reason (model call) → act (tools, through
+ * the gate) → repeat until the model answers, with the loop-safety rules of
+ * docs/executor.md. A turn's phases have their own files: call the model
+ * (`call-model.ts`, `salvage.ts`), handle the reply (`handle-reply.ts`,
+ * `length-limit.ts`), run the tools (`run-tools.ts`), answer (`answer.ts`).
+ * Per-turn work never grows with the history: the conversation array is
+ * appended to and shared with the outgoing request.
+ * @module
+ */
+import { isBudgetStop } from '../../core/run-budget.js';
+import { handleReply } from './handle-reply.js';
+import { type LoopDeps, type LoopRun, type LoopState, loopState } from './loop-state.js';
+import type { ExecutorResult } from './options.js';
+import { exhausted, partialOutput, result, timeoutError, typed } from './outcome.js';
+import { runPendingCalls } from './run-tools.js';
+import { callModelSalvaging } from './salvage.js';
+
+/** Runs one execution to the end. Throws `RunError` / `AbortError`, never anything untyped. */
+export async function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorResult> {
+  const loop = loopState(deps, run);
+  try {
+    await runPendingCalls(loop);
+    for (;;) {
+      checkBudget(loop);
+      if (loop.iterations >= deps.limits.maxIterations) return exhausted(loop);
+      const response = await callModelSalvaging(loop);
+      const answer = await handleReply(loop, response);
+      if (answer) return answer;
+      const pause = run.emit.backpressure();
+      if (pause) await pause;
+    }
+  } catch (error) {
+    // A run stopped by its budget ends with what it has, like one out of iterations.
+    const reason = run.signal.reason;
+    if (isBudgetStop(reason)) return result(loop, partialOutput(loop), 'partial', reason);
+    throw typed(loop, error);
+  }
+}
+
+function checkBudget(loop: LoopState): void {
+  const { signal, timedOut } = loop.run;
+  if (signal.aborted) throw typed(loop, signal.reason);
+  if (timedOut()) throw timeoutError(loop);
+}

@@ -1,0 +1,224 @@
+/**
+ * Options and result of the {@link Executor}, with the seeds' defaults.
+ * @module
+ */
+import { ConfigError, type TandemError } from '../../core/errors.js';
+import type { Emitter } from '../../core/events.js';
+import type { Message } from '../../core/messages.js';
+import type { PriceTable } from '../../core/pricing.js';
+import type { RunBudgetLimits } from '../../core/run-budget.js';
+import type { Sandbox } from '../../core/sandbox.js';
+import type { Runtime } from '../../core/seams.js';
+import type { Usage } from '../../core/usage.js';
+import type { CompressHook, ModelInvoker } from '../../model/invoke.js';
+import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../../model/types.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolGate, ToolLimiter, ToolOutputFilter } from '../../tools/runner.js';
+import type { Tool } from '../../tools/types.js';
+import { type ReflectionOptions, type ReflectionSettings, resolveReflection } from './reflection.js';
+
+/** Capability tier of an agent; sets the default iteration budget. */
+export type ExecutorTier = 'flash' | 'pro' | 'max';
+
+/** Default iteration budget per tier (the seeds' LITE/PRO/MAX profiles). */
+export const TIER_MAX_ITERATIONS: Readonly<Record<ExecutorTier, number>> = { flash: 3, pro: 5, max: 10 };
+
+/** Default wall-clock budget of one execution: 270 s. */
+export const DEFAULT_EXECUTOR_TIMEOUT_MS = 270_000;
+
+/** Silent re-asks after a reply without text or tool calls (before any tool ran). */
+export const MAX_EMPTY_REPLY_RETRIES = 2;
+
+/** Silent re-asks after a reply whose tool-call arguments were not JSON. */
+export const MAX_INVALID_JSON_RETRIES = 2;
+
+/** What {@link ExecutorOptions.prepareRequest} gets besides the request. */
+export interface PrepareRequestInfo {
+  /** Iterations used before this call. */
+  iteration: number;
+  signal: AbortSignal;
+  emit: Emitter;
+}
+
+/** Options of an {@link Executor}. Every limit has the seeds' default. */
+export interface ExecutorOptions {
+  /** The model. Calls go through {@link ExecutorOptions.invoker} when given. */
+  model: ChatModel;
+  /** How the model is called (retry, fallback). Default: `directInvoker(model)`. */
+  invoker?: ModelInvoker;
+  /** The tools the model may call. */
+  tools?: Tool[] | ToolRegistry;
+  /**
+   * The system prompt, sent as `request.system`, never inside a message: a
+   * string, parts (a cached prefix and a dynamic suffix), or a prompt source
+   * such as the context layer's `SystemPromptBuilder`, built once per
+   * execution with the executor's tools.
+   */
+  instructions?: string | SystemPart[] | SystemPromptSource;
+  /** Agent name stamped on events. Default `'executor'`. */
+  name?: string;
+  /** Sets the default of `maxIterations`: flash 3, pro 5, max 10. Default `'max'`. */
+  tier?: ExecutorTier;
+  /** Model turns allowed per execution (silent re-asks excluded). Default from `tier`. */
+  maxIterations?: number;
+  /** Wall-clock budget per execution, on the runtime's clock. Default 270 000 ms. */
+  timeoutMs?: number;
+  /** Stream model replies (emitting `token` / `reasoning`). Default true. */
+  stream?: boolean;
+  /** Parallel-safe tool calls of one turn run at once. Default 8 (the tool runner's). */
+  toolConcurrency?: number;
+  /**
+   * A cap on tool calls across every run of this executor (and whatever else
+   * shares it), e.g. `pLimit(32)`. Default: none — runs never wait on each other.
+   */
+  toolLimiter?: ToolLimiter;
+  /** Tool output longer than this is truncated for the model. Default: the tool runner's. */
+  maxOutputChars?: number;
+  /** Continuation requests after a reply cut by the length limit, and rollbacks of one with tool calls. Default 2. */
+  maxLengthContinuations?: number;
+  /** Consecutive turns calling unknown tools before the run stops. Default 3. */
+  maxInvalidToolTurns?: number;
+  /** Clock, randomness, ids and tracing. Default: the real ones, no tracing. */
+  runtime?: Partial<Runtime>;
+  /**
+   * Prices of the models (USD per million tokens), merged over
+   * `DEFAULT_PRICES`: `usage` events and results carry `costUsd`. `false`:
+   * no cost accounting. Applies to runs started with `run()`.
+   */
+  prices?: PriceTable | false;
+  /** Limits of each run started with `run()` (tokens, cost, tool calls, wall clock); see docs/cost.md. */
+  budget?: RunBudgetLimits;
+  /** Consulted before each ready tool call runs: approvals and guardrails plug in here. */
+  gate?: ToolGate;
+  /**
+   * Approvals do not wait (the gate is asked to defer them; an `ApprovalGate`
+   * emits each question as an `interrupt` event): the turn's other calls
+   * still run, the results so far are checkpointed, and the execution ends
+   * with a `RunError` of kind `interrupted`. Resuming the checkpointed
+   * conversation with the answers given to the gate runs the deferred calls
+   * only. The Orchestrator sets it under `pauseOnInterrupt`. Default false.
+   */
+  deferApprovals?: boolean;
+  /**
+   * Rewrites each successful tool output before the model sees it, e.g.
+   * `guardrails.outputFilter()` to neutralise prompt injections in fetched
+   * pages. The model never sees the unfiltered output.
+   */
+  outputFilter?: ToolOutputFilter;
+  /** Passed to tools in their context. */
+  sandbox?: Sandbox;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /**
+   * Context management, one per execution (conversation): counts each request
+   * incrementally, compresses it past the threshold, and shrinks a request a
+   * provider rejected as too long. `contextPerConversation({ model, summarizer })`
+   * makes one.
+   */
+  context?: () => ConversationContext;
+  /** Called before each model call with the outgoing request (after `context`); may return a replacement. */
+  prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+  /**
+   * Have a cheap model judge an answer reached with tools before it is
+   * returned; a `RETRY` verdict sends its note back as feedback and the loop
+   * goes on (docs/executor.md#reflection). Off when absent; the seed had it on.
+   */
+  reflection?: ReflectionOptions;
+}
+
+/** What the Executor needs of a context manager (the context layer's `ContextManager` is one). */
+export interface ConversationContext {
+  prepareRequest(
+    request: ModelRequest,
+    info: { signal?: AbortSignal; emit?: Emitter },
+  ): Promise<ModelRequest>;
+  /** Given to the model invoker for context-length recovery. */
+  compressHook?: CompressHook;
+}
+
+/** Builds a system prompt for an execution (the context layer's `SystemPromptBuilder` is one). */
+export interface SystemPromptSource {
+  build(input: { tools: readonly ToolSpec[] }): Promise<{ parts: SystemPart[] }>;
+}
+
+/** Options of one execution. */
+export interface ExecuteOptions {
+  /** Aborts the model call and every tool; the execution fails with an `aborted` error. */
+  signal?: AbortSignal;
+  /** Where events go (the parent's scoped emitter, e.g. the orchestrator's). */
+  emit?: Emitter;
+  /** Earlier conversation, before the input. Not modified. */
+  history?: Message[];
+  /** Replaces the executor's `instructions` for this execution. */
+  system?: string;
+  /** Plan step this execution works on; stamped on events. */
+  stepId?: string;
+  /**
+   * Called (and awaited) whenever the conversation reaches a state worth
+   * saving: after a model turn with tool calls is accepted, and after its
+   * tool results are appended. A checkpoint written here lets a resumed run
+   * continue without re-executing the tools whose results it recorded.
+   */
+  onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
+  /** Limits of this run (with `run()`), over the executor's `budget`. */
+  budget?: RunBudgetLimits;
+}
+
+/** The outcome of an execution. */
+export interface ExecutorResult {
+  /** The final answer; built from the last tool results when the model ended without text. */
+  output: string;
+  /** `partial` when the iteration budget or the length-continuation limit cut the answer (see `error`). */
+  status: 'success' | 'partial';
+  /** The whole conversation: history, input and everything this execution added. */
+  messages: Message[];
+  /** Messages this execution added after the input. */
+  newMessages: Message[];
+  usage: Usage;
+  /** Model turns used. */
+  iterations: number;
+  /** Tool calls answered (executed or refused with an error result). */
+  toolCalls: number;
+  finishReason: FinishReason;
+  /** Why a `partial` result is partial (`max_iterations` or `length`). */
+  error?: TandemError;
+}
+
+/** Limits after defaults, validated. */
+export interface ExecutorLimits {
+  maxIterations: number;
+  timeoutMs: number;
+  maxLengthContinuations: number;
+  maxInvalidToolTurns: number;
+  /** Present when reflection is on. */
+  reflection?: ReflectionSettings;
+}
+
+/**
+ * Applies defaults and validates the limits.
+ * @throws ConfigError for a missing model, an unknown tier, a limit out of range or invalid `reflection` options.
+ */
+export function resolveLimits(options: ExecutorOptions): ExecutorLimits {
+  if (!options?.model) throw new ConfigError('Executor: `model` is required');
+  const tier = options.tier ?? 'max';
+  const tierDefault = TIER_MAX_ITERATIONS[tier];
+  if (tierDefault === undefined) throw new ConfigError(`Executor: unknown tier "${tier}"`);
+  const limits: ExecutorLimits = {
+    maxIterations: options.maxIterations ?? tierDefault,
+    timeoutMs: options.timeoutMs ?? DEFAULT_EXECUTOR_TIMEOUT_MS,
+    maxLengthContinuations: options.maxLengthContinuations ?? 2,
+    maxInvalidToolTurns: options.maxInvalidToolTurns ?? 3,
+  };
+  requireInteger('maxIterations', limits.maxIterations, 1);
+  requireInteger('maxLengthContinuations', limits.maxLengthContinuations, 0);
+  requireInteger('maxInvalidToolTurns', limits.maxInvalidToolTurns, 1);
+  if (!(limits.timeoutMs > 0)) throw new ConfigError('Executor: `timeoutMs` must be a positive number');
+  if (options.reflection) limits.reflection = resolveReflection(options.reflection);
+  return limits;
+}
+
+function requireInteger(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`Executor: \`${name}\` must be an integer ≥ ${min}, got ${value}`);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * What an orchestration run needs of its orchestrator, built once from the
+ * orchestrator's options: the planner, the executor, the planner model as an
+ * executor for takeovers, the verifier and the finalizer.
+ * @module
+ */
+import type { Runtime } from '../../core/seams.js';
+import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { Executor } from '../executor/index.js';
+import { Planner } from '../planner/index.js';
+import type { FinalizeReducer } from './finalize.js';
+import type { OrchestratorOptions } from './options.js';
+
+/** The orchestrator's collaborators, built once per orchestrator. */
+export interface OrchestrationParts {
+  options: OrchestratorOptions;
+  runtime: Runtime;
+  planner: Planner;
+  executor: Executor;
+  takeover: Executor;
+  verifier?: ModelInvoker;
+  finalizer: { invoker?: ModelInvoker; reducer?: FinalizeReducer };
+  tools: ToolRegistry;
+}
+
+/** Whether runs pause with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
+export function defersApprovals(options: OrchestratorOptions): boolean {
+  const gate = options.gate ?? options.approvals?.gate;
+  return options.pauseOnInterrupt === true && !!gate && gate === options.approvals?.gate;
+}
+
+/** The collaborators of an orchestrator with `options`; `deferApprovals` as {@link defersApprovals} says. */
+export function buildParts(
+  options: OrchestratorOptions,
+  runtime: Runtime,
+  deferApprovals: boolean,
+): OrchestrationParts {
+  const invoke = options.invoker ?? directInvoker;
+  const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+  const common = {
+    ...options.executorOptions,
+    tools,
+    runtime,
+    sandbox: options.sandbox,
+    gate: options.gate ?? options.approvals?.gate,
+    deferApprovals: deferApprovals || options.executorOptions?.deferApprovals,
+    // Guardrails given to the orchestrator also screen untrusted tool output.
+    outputFilter: options.executorOptions?.outputFilter ?? options.guardrails?.outputFilter(),
+  };
+  const verifier = options.verifier === undefined ? options.executor : options.verifier;
+  const finalizer = options.finalizer ?? options.executor;
+  return {
+    options,
+    runtime,
+    tools,
+    planner: new Planner({
+      ...options.plannerOptions,
+      model: options.planner,
+      invoker: invoke(options.planner),
+      runtime,
+    }),
+    executor: new Executor({
+      name: 'executor',
+      ...common,
+      model: options.executor,
+      invoker: invoke(options.executor),
+      instructions: options.instructions,
+    }),
+    takeover: new Executor({
+      name: 'planner',
+      ...common,
+      model: options.planner,
+      invoker: invoke(options.planner),
+    }),
+    verifier: verifier ? invoke(verifier) : undefined,
+    finalizer: typeof finalizer === 'function' ? { reducer: finalizer } : { invoker: invoke(finalizer) },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * One plan step through the escalation ladder (seed 000): a normal attempt;
+ * on failure the planner writes enhanced instructions and the executor tries
+ * again with them and the previous error; on a second failure the planner
+ * model takes the step over; then the step is failed. Each attempt runs
+ * under its own timeout (`attempt.ts`).
+ * @module
+ */
+import type { Emitter } from '../../core/events.js';
+import type { Message } from '../../core/messages.js';
+import type { Clock } from '../../core/seams.js';
+import type { ConversationState } from '../../state/run-state.js';
+import type { Executor } from '../executor/index.js';
+import type { Plan, Planner } from '../planner/index.js';
+import { type AttemptMode, type AttemptOutcome, type FailedAttempt, runAttempt } from './attempt.js';
+import { type StepRecord, stepView } from './dispatch.js';
+import { type StepFinding, type StepPromptInput, stepSystemPrompt, stepUserMessage } from './step-prompt.js';
+import { activeTaskContext } from './todo-checklist.js';
+
+/** What the ladder needs from the orchestrator. */
+export interface StepLadderDeps {
+  plan: Plan;
+  /** The findings the step starts with (see {@link findingsFor}). */
+  findings: readonly StepFinding[];
+  executor: Executor;
+  /** Runs the planner model as an agent for takeovers. */
+  takeover: Executor;
+  planner: Planner;
+  clock: Clock;
+  stepTimeoutMs: number;
+  maxFindingChars: number;
+  instructions?: string;
+  /** The current checklist, if any. */
+  todo: () => Promise<string | undefined>;
+  emit: Emitter;
+  /** Told about the attempt's conversation at every checkpoint-worthy moment. */
+  onConversation?: (
+    conversation: Omit<ConversationState, 'messages'>,
+    messages: readonly Message[],
+  ) => Promise<void>;
+  /** A saved attempt to continue instead of starting the ladder afresh. */
+  resume?: ConversationState;
+}
+
+/** One step's climb up the ladder. */
+interface Climb {
+  record: StepRecord;
+  deps: StepLadderDeps;
+  /** The run's signal. */
+  signal: AbortSignal;
+  /** The step's emitter. */
+  emit: Emitter;
+  /** The planner model's work on the step (enhanced instructions, a takeover) is tagged as the planner's. */
+  planner: Emitter;
+  /** The step prompt's inputs every rung shares. */
+  prompt: StepPromptInput;
+}
+
+/**
+ * Runs `record` to `completed` or `failed`, emitting `plan_step_started` per
+ * attempt and `plan_step_failed` per failed attempt. Rejects only when
+ * `signal` (the run's) aborts, or with the `RunError` of kind `interrupted`
+ * of an attempt that paused to ask a human: a pause is not a failure, and
+ * the next rung would repeat the attempt's work.
+ */
+export async function runStepLadder(
+  record: StepRecord,
+  deps: StepLadderDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const climb = climbOf(record, deps, signal);
+  let { mode, outcome } = await firstRung(climb);
+  if (!outcome.ok && mode === 'normal') {
+    mode = 'enhanced';
+    outcome = await enhancedRung(climb, outcome);
+  }
+  if (!outcome.ok && mode === 'enhanced') {
+    mode = 'takeover';
+    outcome = await takeoverRung(climb, outcome);
+  }
+  if (!outcome.ok) {
+    record.status = 'failed';
+    record.error = outcome.error;
+    record.output = outcome.output;
+    return;
+  }
+  record.status = 'completed';
+  record.output = outcome.output || '(Step completed with no output)';
+  record.error = undefined;
+}
+
+function climbOf(record: StepRecord, deps: StepLadderDeps, signal: AbortSignal): Climb {
+  const emit = deps.emit.scope({ stepId: record.step.id });
+  return {
+    record,
+    deps,
+    signal,
+    emit,
+    planner: emit.scope({ agent: 'planner' }),
+    prompt: {
+      plan: deps.plan,
+      step: record.step,
+      findings: deps.findings,
+      maxFindingChars: deps.maxFindingChars,
+      instructions: deps.instructions,
+    },
+  };
+}
+
+/** The first rung: a normal attempt, or the saved attempt a resumed step continues on its rung. */
+async function firstRung(climb: Climb): Promise<{ mode: AttemptMode; outcome: AttemptOutcome }> {
+  const resumed = climb.deps.resume;
+  if (resumed && resumed.mode !== 'direct') {
+    const system = resumed.system ?? stepSystemPrompt(climb.prompt);
+    return {
+      mode: resumed.mode,
+      outcome: await attempt(climb, resumed.mode, system, { history: resumed.messages }),
+    };
+  }
+  const user = stepUserMessage(climb.record.step, false);
+  return {
+    mode: 'normal',
+    outcome: await attempt(climb, 'normal', stepSystemPrompt(climb.prompt), { user }),
+  };
+}
+
+/** The planner's enhanced instructions (none when writing them failed), and the executor again. */
+async function enhancedRung(climb: Climb, failed: FailedAttempt): Promise<AttemptOutcome> {
+  const { record, deps, signal } = climb;
+  const enhanced = await deps.planner
+    .enhanceStepInstructions(record.step, failed.error, failed.output, { signal, emit: climb.planner })
+    .catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      return undefined;
+    });
+  const system = stepSystemPrompt({ ...climb.prompt, enhanced, previousError: failed.error });
+  return attempt(climb, 'enhanced', system, { user: stepUserMessage(record.step, true) });
+}
+
+/** The planner model takes the step over; its failure message keeps the previous one. */
+async function takeoverRung(climb: Climb, previous: FailedAttempt): Promise<AttemptOutcome> {
+  const prompts = climb.deps.planner.takeoverPrompt(climb.record.step, previous.error);
+  const system = `${prompts.system}\n\n${stepSystemPrompt(climb.prompt)}`;
+  const outcome = await attempt(climb, 'takeover', system, { user: prompts.user });
+  if (outcome.ok) return outcome;
+  return { ...outcome, error: `${previous.error}\nPlanner takeover also failed: ${outcome.error}` };
+}
+
+/** One attempt: a fresh conversation from `user`, or the saved `history` continued. */
+async function attempt(
+  climb: Climb,
+  mode: AttemptMode,
+  system: string,
+  from: { user: string } | { history: Message[] },
+): Promise<AttemptOutcome> {
+  const { record, deps, signal, emit } = climb;
+  const history = 'history' in from ? from.history : undefined;
+  record.attempts += history ? 0 : 1;
+  const stepEmit = mode === 'takeover' ? climb.planner : emit;
+  stepEmit.emit('plan_step_started', { step: stepView(record), attempt: record.attempts, mode });
+  let fullSystem = system;
+  if (!history) {
+    const todo = await deps.todo();
+    if (todo) fullSystem = `${system}\n\n${activeTaskContext(todo)}`;
+  }
+  const executor = mode === 'takeover' ? deps.takeover : deps.executor;
+  const input = 'user' in from ? from.user : [];
+  const outcome = await runAttempt(
+    executor,
+    fullSystem,
+    input,
+    history,
+    deps,
+    signal,
+    emit,
+    record.step.id,
+    mode,
+  );
+  if (!outcome.ok) {
+    stepEmit.emit('plan_step_failed', {
+      error: { kind: outcome.kind, message: outcome.error },
+      willRetry: mode !== 'takeover',
+    });
+  }
+  return outcome;
+}

@@ -1,0 +1,88 @@
+/**
+ * One orchestration run, from the task to the final answer: the input
+ * guardrail; an explicit mode or the router's agent (`agent-modes.ts`);
+ * otherwise plan or not (`classify.ts`), then one Executor run or the
+ * planned path (`planned-run.ts`); the output guardrail. The state is
+ * recorded as it goes, so the run can be resumed.
+ * @module
+ */
+import { RunError } from '../../core/errors.js';
+import type { EventBus } from '../../core/event-bus.js';
+import { emptyUsage } from '../../core/usage.js';
+import { isMode, routeToAgent, runExplicitMode } from './agent-modes.js';
+import { classifyPhase } from './classify.js';
+import type { OrchestrationParts } from './collaborators.js';
+import type { OrchestratorResult } from './options.js';
+import { PlannedRun } from './planned-run.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { RunScope } from './run-scope.js';
+import { stage } from './stage-events.js';
+
+/** Runs (or resumes) one orchestration on `bus`, recording into `recorder`. */
+export class Orchestration {
+  private readonly scope: RunScope;
+
+  constructor(
+    private readonly parts: OrchestrationParts,
+    private readonly bus: EventBus,
+    private readonly recorder: RunRecorder,
+    private readonly signal: AbortSignal,
+  ) {
+    this.scope = { bus, recorder, signal };
+  }
+
+  /** From the start, or from wherever the recorded state stopped. */
+  async run(mode?: string): Promise<OrchestratorResult> {
+    const { parts, scope } = this;
+    const { options } = parts;
+    const state = this.recorder.state;
+    const task = state.task;
+    if (options.guardrails && state.phase === 'classifying') {
+      const verdict = await options.guardrails.checkInput(task, { emit: this.bus, signal: this.signal });
+      if (verdict.blocked)
+        throw new RunError('guardrail', `Input blocked: ${verdict.reason ?? 'policy violation'}`);
+    }
+    const unknownMode = mode && !isMode(options, mode) ? mode : undefined;
+    if (mode && !unknownMode) return this.finish(await runExplicitMode(scope, options, task, mode));
+    if (!state.complexity) {
+      const routed = await routeToAgent(scope, options, task, unknownMode);
+      if (routed) return this.finish(routed);
+      await classifyPhase(scope, task, options.classify ?? 'auto', parts.planner);
+    }
+    if (this.recorder.state.complexity === 'simple') return this.simple(task);
+    return this.finish(await new PlannedRun(parts, this.bus, this.recorder, this.signal).run(task));
+  }
+
+  /** A simple task: one Executor run, its conversation checkpointed as `main`. */
+  private async simple(task: string): Promise<OrchestratorResult> {
+    const saved = this.recorder.state.conversations.main;
+    const result = await stage(this.bus, 'executing', () =>
+      this.parts.executor.execute(saved ? [] : task, {
+        signal: this.signal,
+        history: saved?.messages,
+        emit: this.bus.scope({ agent: 'executor' }),
+        onCheckpoint: (messages) => this.recorder.conversation('main', { mode: 'direct' }, messages),
+      }),
+    );
+    this.recorder.endConversation('main');
+    return this.finish({
+      output: result.output,
+      status: result.status,
+      complexity: 'simple',
+      steps: [],
+      revisions: 0,
+      usage: emptyUsage(),
+    });
+  }
+
+  /** Scans the answer (the transcript keeps what the scan returns), records it, and returns the result. */
+  private async finish(result: OrchestratorResult): Promise<OrchestratorResult> {
+    const guardrails = this.parts.options.guardrails;
+    if (guardrails) {
+      const verdict = await guardrails.checkOutput(result.output, { emit: this.bus, signal: this.signal });
+      result.output = verdict.text;
+    }
+    await this.recorder.phase('done', { status: 'completed', output: result.output });
+    return result;
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Options and results of the {@link Orchestrator}.
+ * @module
+ */
+import type { TandemError } from '../../core/errors.js';
+import type { Emitter, EventPayloads } from '../../core/events.js';
+import type { PriceTable } from '../../core/pricing.js';
+import type { RunBudgetLimits } from '../../core/run-budget.js';
+import type { Sandbox } from '../../core/sandbox.js';
+import type { Runtime } from '../../core/seams.js';
+import type { Usage } from '../../core/usage.js';
+import type { ModelInvoker } from '../../model/invoke.js';
+import type { ChatModel } from '../../model/types.js';
+import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
+import type { InterruptBus } from '../../safety/approvals/interrupt-bus.js';
+import type { InterruptResponse } from '../../safety/approvals/interrupts.js';
+import type { Guardrails } from '../../safety/guardrails/guardrails.js';
+import type { CheckpointStore } from '../../state/checkpoint-store.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolGate } from '../../tools/runner.js';
+import type { Tool } from '../../tools/types.js';
+import type { ExecutorOptions } from '../executor/index.js';
+import type { HandoffManager } from '../handoff/index.js';
+import type { Plan, PlannerOptions } from '../planner/index.js';
+import type { ClassifyMode } from './classify.js';
+import type { StepRecord } from './dispatch.js';
+import type { FinalizeReducer } from './finalize.js';
+import type { CheckpointErrorPolicy, CheckpointReport } from './run-recorder.js';
+import type { StepRunner } from './step-job.js';
+import type { TodoStore } from './todo-checklist.js';
+import type { Verification } from './verify.js';
+
+/**
+ * What explicit skill modes need of a skill registry (the skills layer's
+ * `SkillRegistry` is one): a direct invocation, no model turn.
+ */
+export interface DirectSkills {
+  /** Whether a skill is registered (a `SkillRegistry` has it); lets a mode fall back to another skill. */
+  has?(id: string): boolean;
+  invokeDirect(
+    id: string,
+    params: unknown,
+    options: { signal?: AbortSignal; emit?: Emitter; sandbox?: Sandbox },
+  ): Promise<unknown>;
+}
+
+/** A dedicated mode that invokes a skill directly with the task as one parameter (seed 002). */
+export interface SkillMode {
+  skill: string;
+  /** The parameter that receives the task. */
+  param: string;
+  /** Used instead when the skills do not have `skill` (e.g. `web_research` for `research`). */
+  fallback?: SkillMode;
+}
+
+/** The dedicated modes of seed 002: each runs one skill with the task, without an LLM turn. */
+export const DEFAULT_SKILL_MODES: Readonly<Record<string, SkillMode>> = {
+  research: { skill: 'research', param: 'query', fallback: { skill: 'web_research', param: 'query' } },
+  data: { skill: 'data_analysis', param: 'query' },
+  app: { skill: 'app_builder', param: 'description' },
+  slide: { skill: 'slide_generation', param: 'topic' },
+  image: { skill: 'image_generation', param: 'prompt' },
+};
+
+/** Options of an {@link Orchestrator}. Defaults are the seeds'. */
+export interface OrchestratorOptions {
+  /** Decides, plans, writes enhanced instructions, takes failed steps over, revises. */
+  planner: ChatModel;
+  /** Runs simple tasks and plan steps. May be the same model as `planner`. */
+  executor: ChatModel;
+  /** Judges the results (a cheap, flash-tier model). Default: `executor`. `false` skips verification. */
+  verifier?: ChatModel | false;
+  /** Writes the final answer from the findings: a model (default `executor`) or a reducer. */
+  finalizer?: ChatModel | FinalizeReducer;
+  tools?: Tool[] | ToolRegistry;
+  /** Instructions placed first in every executor system prompt. */
+  instructions?: string;
+  /** `auto` (heuristic, then the planner model when unsure; default), `heuristic`, `llm` or your own function. */
+  classify?: ClassifyMode;
+  /** Ready independent steps run at once. Default 1 (sequential, as the seeds). */
+  stepConcurrency?: number;
+  /** Per-attempt step timeout; cancels the attempt's work. Default 180 000 ms. */
+  stepTimeoutMs?: number;
+  /** Re-plans after a FAIL verdict. Default 1. */
+  maxReplans?: number;
+  /** Cap per finding in a step's prompt. Default 2000 chars. */
+  maxFindingChars?: number;
+  /** Where the checklist lives. Default: a file in `sandbox` when given, else memory. */
+  todoStore?: TodoStore;
+  /** Given to tools; holds the checklist file. */
+  sandbox?: Sandbox;
+  /** Consulted before each tool call (guardrails, approvals). Default: `approvals.gate` when given. */
+  gate?: ToolGate;
+  /**
+   * Input and output guardrails: a blocked task ends the run with a
+   * `guardrail` error before any model call; the final answer is scanned and a
+   * blocked or redacted answer is replaced — the replacement is what the
+   * result and the saved state keep; outputs of untrusted tools (web, fetch,
+   * search…) are screened for injected instructions before the model sees
+   * them. (Tool-argument scans run in `approvals` or `guardrails.toolGate()`
+   * as the `gate`.)
+   */
+  guardrails?: Guardrails;
+  /** Approvals (scan first, then ask): its gate guards every tool call, and `resume` delivers answers to it. */
+  approvals?: ApprovalGate;
+  /** Wraps each model for calling (retry, fallback). Default: direct calls. */
+  invoker?: (model: ChatModel) => ModelInvoker;
+  /**
+   * Options for the planner built on `planner` (attempts, retry delays,
+   * `fallbackToSingleStep`, `jsonMode`, prompts, …). Its model, invoker and
+   * runtime are the orchestrator's.
+   */
+  plannerOptions?: Partial<Omit<PlannerOptions, 'model' | 'invoker' | 'runtime'>>;
+  /** Options for the executors (iterations, tier, streaming, context management, …). */
+  executorOptions?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'runtime'>>;
+  /** Specialist agents: `mode: '<agent>'` runs one directly; with `router`, the router picks one. */
+  handoffs?: HandoffManager;
+  /** Routes a task to an agent of `handoffs`; the default agent means the plan-or-not flow. */
+  router?: {
+    route(
+      query: string,
+      options: { signal?: AbortSignal; emit?: Emitter },
+    ): Promise<EventPayloads['routing']>;
+    defaultAgent: string;
+  };
+  /** Skills for dedicated modes (`mode: 'research'`). */
+  skills?: DirectSkills;
+  /** Dedicated modes → skill and parameter. Default {@link DEFAULT_SKILL_MODES}. */
+  skillModes?: Record<string, SkillMode>;
+  /**
+   * Runs plan steps somewhere else (e.g. `tandem-agents/queue` workers, which
+   * call `Orchestrator.runStep`). Default: in this process.
+   */
+  stepRunner?: StepRunner;
+  /** Saves the run's state at every step boundary, tool turn and interrupt. */
+  checkpoints?: CheckpointStore;
+  /**
+   * What a failed checkpoint save does. `warn` (default): the run goes on,
+   * a `stage` event (`checkpoint`, `failed`) names each failure and
+   * `result.checkpoints` counts them. `fail`: the first failure aborts the
+   * run, which ends with that `CheckpointError` (kind `io` unless the store
+   * said otherwise) — for runs that must never get ahead of their saved state.
+   */
+  onCheckpointError?: CheckpointErrorPolicy;
+  /** Where `resume(state, responses)` delivers the answers to pending interrupts. */
+  interrupts?: InterruptBus;
+  /**
+   * Stop the run (state `paused`, error kind `interrupted`) when it asks a
+   * human, instead of waiting. Default false. Approvals asked by `approvals`
+   * (when it is the gate) let the rest of the tool batch run first, so the
+   * saved state holds every result of the batch and lists every question;
+   * any other question stops the run at once.
+   */
+  pauseOnInterrupt?: boolean;
+  /** Clock, randomness, ids and tracing (e.g. `otelTracing()`). Default: the real ones, no tracing. */
+  runtime?: Partial<Runtime>;
+  /**
+   * Prices of the models (USD per million tokens), merged over
+   * `DEFAULT_PRICES`: `usage` events, the progress store and results carry
+   * `costUsd`. `false`: no cost accounting.
+   */
+  prices?: PriceTable | false;
+  /** Limits of every run (tokens, cost, tool calls, wall clock); see docs/cost.md. */
+  budget?: RunBudgetLimits;
+}
+
+/** Options of one run. */
+export interface OrchestratorRunOptions {
+  signal?: AbortSignal;
+  /** An agent name (of `handoffs`) or a dedicated skill mode: skips classification and routing. */
+  mode?: string;
+  /** Limits of this run, over the orchestrator's `budget`. */
+  budget?: RunBudgetLimits;
+}
+
+/** Options of {@link Orchestrator.resume}. */
+export interface ResumeOptions {
+  signal?: AbortSignal;
+  /**
+   * Answers to the saved state's pending interrupts, by interrupt id: an
+   * approval's answer goes to `approvals` (the call is still scanned first),
+   * others to the `interrupts` bus. Questions left unanswered are asked again
+   * (the run pauses again, listing them with new ids); answered ones never are.
+   */
+  responses?: Record<string, InterruptResponse>;
+}
+
+/** The outcome of a run. */
+export interface OrchestratorResult {
+  output: string;
+  /** `success` only when every step completed; never `success` when a step failed. */
+  status: 'success' | 'partial' | 'failed';
+  complexity: 'simple' | 'complex';
+  plan?: Plan;
+  steps: StepRecord[];
+  verification?: Verification;
+  /** Re-plans made. */
+  revisions: number;
+  /** The agent that answered, for routed and explicit agent runs. */
+  agent?: string;
+  /** Summed over every model call of the run. */
+  usage: Usage;
+  /** Checkpoint saves made and refused; present when `checkpoints` (a store) is configured. */
+  checkpoints?: CheckpointReport;
+  /** Why a `partial` run stopped early, e.g. a `RunError` of kind `budget`. */
+  error?: TandemError;
+}

@@ -1,0 +1,186 @@
+/**
+ * The Orchestrator: classify → (simple) one Executor run, or (complex) plan →
+ * dispatch steps → verify → re-plan (bounded) → finalize, emitting typed
+ * events throughout (the flow: `flow.ts`); runs can be saved and resumed
+ * (`run.state()`, `orchestrator.resume(state, responses)`).
+ * @module
+ */
+import { ConfigError } from '../../core/errors.js';
+import { EventBus } from '../../core/event-bus.js';
+import { type PriceLookup, pricesOption } from '../../core/pricing.js';
+import { isBudgetStop, RunBudget, watchBudget } from '../../core/run-budget.js';
+import { type Runtime, resolveRuntime } from '../../core/seams.js';
+import { emptyUsage, type Usage } from '../../core/usage.js';
+import { parseRunState, type RunState } from '../../state/run-state.js';
+import { Run, type RunInit } from '../run.js';
+import { buildParts, defersApprovals, type OrchestrationParts } from './collaborators.js';
+import { Orchestration } from './flow.js';
+import type {
+  OrchestratorOptions,
+  OrchestratorResult,
+  OrchestratorRunOptions,
+  ResumeOptions,
+} from './options.js';
+import { budgetStopped, pauseOnInterrupts, stopped } from './pause.js';
+import { RunRecorder } from './run-recorder.js';
+import type { RunScope } from './run-scope.js';
+import { runStepJob } from './run-step-job.js';
+import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
+
+/** A running orchestration: a {@link Run} whose state can be saved. */
+export class OrchestratorRun extends Run<OrchestratorResult> {
+  constructor(
+    init: RunInit<OrchestratorResult>,
+    private readonly recorder: RunRecorder,
+  ) {
+    super(init);
+  }
+
+  /** The run's state as of now: versioned JSON for `orchestrator.resume`. */
+  state(): RunState {
+    return this.recorder.snapshot();
+  }
+}
+
+/** Drives whole runs. See the module docs for the lifecycle. */
+export class Orchestrator {
+  private readonly options: OrchestratorOptions;
+  private readonly runtime: Runtime;
+  private readonly parts: OrchestrationParts;
+  /** Pausing with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
+  private readonly defersApprovals: boolean;
+  private readonly prices: PriceLookup | undefined;
+
+  /** @throws ConfigError for an unknown `onCheckpointError` or invalid `plannerOptions`. */
+  constructor(options: OrchestratorOptions) {
+    const policy = options.onCheckpointError;
+    if (policy !== undefined && policy !== 'warn' && policy !== 'fail') {
+      throw new ConfigError(`onCheckpointError must be 'warn' or 'fail', got ${JSON.stringify(policy)}`);
+    }
+    this.options = options;
+    this.prices = pricesOption(options.prices);
+    this.runtime = resolveRuntime(options.runtime);
+    this.defersApprovals = defersApprovals(options);
+    this.parts = buildParts(options, this.runtime, this.defersApprovals);
+  }
+
+  /**
+   * Runs one plan step job through the escalation ladder with this
+   * orchestrator's models and tools — what a remote step worker calls.
+   */
+  runStep(job: StepJob, context: StepJobContext): Promise<StepJobResult> {
+    return runStepJob(this.parts, job, context);
+  }
+
+  /** Starts a run. Consume it with `for await`, `run.on(type, fn)` or `await run.result`. */
+  run(task: string, options: OrchestratorRunOptions = {}): OrchestratorRun {
+    return this.start({ runId: this.runtime.ids.next('run'), task }, emptyUsage(), options);
+  }
+
+  /**
+   * Continues a saved run — after an approval, a restart or a crash — without
+   * re-running completed steps or re-executing tools whose results were
+   * recorded. `responses` answer the state's pending interrupts (by id); see
+   * {@link ResumeOptions}.
+   * @throws RunStateError for a state of an unknown version or shape.
+   */
+  resume(saved: unknown, options: ResumeOptions = {}): OrchestratorRun {
+    const state = parseRunState(saved);
+    for (const [id, response] of Object.entries(options.responses ?? {})) {
+      const interrupt = state.interrupts.find((i) => i.id === id);
+      if (!interrupt) throw new ConfigError(`resume: no pending interrupt "${id}" in the saved state`);
+      this.deliver(interrupt.toolCallId, id, response);
+    }
+    if (state.approvedScopes?.length) this.options.approvals?.restoreScopes(state.approvedScopes);
+    state.interrupts = [];
+    if (state.status !== 'completed') state.status = 'running';
+    return this.start(state, { ...state.usage }, options);
+  }
+
+  private deliver(toolCallId: string | undefined, id: string, response: ResumeResponse): void {
+    if (toolCallId && this.options.approvals) this.options.approvals.answer(toolCallId, response);
+    else if (this.options.interrupts) void this.options.interrupts.respond(id, response);
+    else
+      throw new ConfigError('resume: answering interrupts needs the `approvals` gate or an `interrupts` bus');
+  }
+
+  private start(
+    initial: { runId: string; task: string } | RunState,
+    usage: Usage,
+    options: OrchestratorRunOptions,
+  ): OrchestratorRun {
+    const { signal, mode } = options;
+    const { clock, tracing } = this.runtime;
+    const bus = new EventBus({ runId: initial.runId, clock, usage, prices: this.prices, tracing });
+    let run: OrchestratorRun | undefined;
+    const abort = (reason: unknown) => run?.abort(reason);
+    const recorder = new RunRecorder(
+      {
+        store: this.options.checkpoints,
+        clock: this.runtime.clock,
+        emit: bus,
+        usage,
+        approvals: this.options.approvals,
+        onCheckpointError: this.options.onCheckpointError,
+        onFatal: abort,
+      },
+      initial,
+    );
+    recorder.listen((type, fn) => bus.on(type, fn));
+    if (this.options.pauseOnInterrupt) pauseOnInterrupts(bus, recorder, this.defersApprovals, abort);
+    const limits = { ...this.options.budget, ...options.budget };
+    const unwatch = RunBudget.isSet(limits) ? watchBudget(bus, limits, clock, abort) : undefined;
+    run = new OrchestratorRun(
+      {
+        bus,
+        signal,
+        usage: () => usage,
+        body: (runSignal) => this.body({ bus, recorder, signal: runSignal }, usage, abort, mode),
+        complete: (r) => ({ output: r.output, status: r.status, usage: r.usage }),
+      },
+      recorder,
+    );
+    if (unwatch) run.result.then(unwatch, unwatch);
+    return run;
+  }
+
+  /** The work of a run: the flow, unless the saved run already completed. */
+  private async body(
+    scope: RunScope,
+    usage: Usage,
+    abort: (reason: unknown) => void,
+    mode: string | undefined,
+  ): Promise<OrchestratorResult> {
+    const { bus, recorder, signal } = scope;
+    bus.emit('run_started', { input: recorder.state.task });
+    try {
+      const result =
+        recorder.state.status === 'completed'
+          ? completedResult(recorder.state)
+          : await new Orchestration(this.parts, bus, recorder, signal).run(mode);
+      // The last save (phase `done`) may have failed after the work was done.
+      if (recorder.fatal) throw recorder.fatal;
+      result.usage = { ...usage };
+      const checkpoints = recorder.checkpoints();
+      if (checkpoints) result.checkpoints = checkpoints;
+      return result;
+    } catch (error) {
+      if (isBudgetStop(signal.reason)) return budgetStopped(recorder, signal.reason, usage);
+      throw await stopped(recorder, signal, error, abort);
+    }
+  }
+}
+
+type ResumeResponse = NonNullable<ResumeOptions['responses']>[string];
+
+/** The result of a saved run that had already completed. */
+function completedResult(state: RunState): OrchestratorResult {
+  return {
+    output: state.output ?? '',
+    status: 'success',
+    complexity: state.complexity ?? 'simple',
+    steps: [],
+    revisions: state.revisions,
+    usage: emptyUsage(),
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The planned path of an orchestration, one phase per file: plan
+ * (`planning.ts`), dispatch the steps in dependency order (`dispatch.ts`)
+ * through the escalation ladder (`escalation-ladder.ts`), verify
+ * (`verify.ts`), re-plan failed work, bounded (`replan.ts`), finalize
+ * (`finalize.ts`) — recording the state at every boundary and keeping the
+ * checklist (`todo-checklist.ts`) current.
+ * @module
+ */
+import type { EventBus } from '../../core/event-bus.js';
+import { emptyUsage } from '../../core/usage.js';
+import type { OrchestrationParts } from './collaborators.js';
+import { dispatchSteps, type StepRecord } from './dispatch.js';
+import { finalizePhase } from './finalize.js';
+import type { OrchestratorResult } from './options.js';
+import { type PlannerCall, type PlanProgress, planPhase } from './planning.js';
+import { replanPhase } from './replan.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { RunScope } from './run-scope.js';
+import { runStepJob } from './run-step-job.js';
+import { stage } from './stage-events.js';
+import type { StepJob, StepRunner } from './step-job.js';
+import { findingsFor } from './step-prompt.js';
+import { checklistStore, type TodoStore, writeChecklist } from './todo-checklist.js';
+import { type Verification, verifyPhase } from './verify.js';
+
+/** One run's planned path. */
+export class PlannedRun {
+  private readonly todo: TodoStore;
+  private readonly scope: RunScope;
+
+  constructor(
+    private readonly parts: OrchestrationParts,
+    bus: EventBus,
+    recorder: RunRecorder,
+    signal: AbortSignal,
+  ) {
+    this.todo = checklistStore(parts.options);
+    this.scope = { bus, recorder, signal };
+  }
+
+  /** Plans (or restores the saved plan), runs the steps, verifies, re-plans and finalizes. */
+  async run(task: string): Promise<OrchestratorResult> {
+    const { parts, scope } = this;
+    const call: PlannerCall = {
+      planner: parts.planner,
+      emit: scope.bus.scope({ agent: 'planner' }),
+      tools: parts.tools.specs().map((t) => ({ name: t.name, description: t.description })),
+    };
+    const state = scope.recorder.state;
+    const progress = await planPhase(scope, task, call);
+    await this.writeTodo(progress);
+
+    let verification = state.verification as Verification | undefined;
+    let revisions = state.revisions;
+    while (state.phase !== 'finalizing') {
+      await this.dispatch(progress);
+      if (!parts.verifier) break;
+      const judged = await verifyPhase(scope, parts.verifier, task, progress.order);
+      verification = judged;
+      if (judged.verdict !== 'fail' || revisions >= (parts.options.maxReplans ?? 1)) break;
+      revisions++;
+      await replanPhase(scope, task, call, progress, judged, revisions);
+      await this.writeTodo(progress);
+    }
+
+    const { plan, order: steps } = progress;
+    const judged = { revisions, verification };
+    const final = await finalizePhase(scope, parts.finalizer, { task, plan, steps }, judged);
+    return {
+      output: final.output,
+      status: final.status,
+      complexity: 'complex',
+      plan,
+      steps,
+      verification,
+      revisions,
+      usage: emptyUsage(),
+    };
+  }
+
+  /** Runs the plan's pending steps in dependency order; a skipped step is reported and saved. */
+  private dispatch(progress: PlanProgress): Promise<void> {
+    const snapshot = { ...progress };
+    const { bus, recorder } = this.scope;
+    return stage(bus, 'executing', () =>
+      dispatchSteps(snapshot.order, snapshot.records, {
+        concurrency: this.parts.options.stepConcurrency ?? 1,
+        onSkip: (record, reason) => {
+          bus.scope({ stepId: record.step.id }).emit('plan_step_failed', {
+            error: { kind: 'skipped', message: reason },
+            willRetry: false,
+            skipped: true,
+          });
+          void recorder.save();
+        },
+        runStep: (record) => this.runStep(record, snapshot),
+      }),
+    );
+  }
+
+  /**
+   * One step as a job — here, or on the configured `stepRunner` — with the
+   * checklist and the state saved before and after it.
+   */
+  private async runStep(record: StepRecord, progress: PlanProgress): Promise<void> {
+    const { parts } = this;
+    const { bus, recorder, signal } = this.scope;
+    const { plan, records, order } = progress;
+    const id = record.step.id;
+    const resume = recorder.state.conversations[id];
+    await this.writeTodo(progress);
+    await recorder.save();
+    const job: StepJob = {
+      runId: bus.runId,
+      plan,
+      step: record.step,
+      findings: findingsFor(record.step, records, order),
+      todo: await this.todo.read(),
+      attempts: record.attempts,
+    };
+    if (resume) job.resume = resume;
+    const runner: StepRunner = parts.options.stepRunner ?? ((j, c) => runStepJob(parts, j, c));
+    const outcome = await runner(job, {
+      signal,
+      emit: bus,
+      onConversation: (conversation, messages) => recorder.conversation(id, conversation, messages),
+    });
+    record.status = outcome.status;
+    record.output = outcome.output;
+    record.error = outcome.error;
+    record.attempts = outcome.attempts;
+    recorder.endConversation(id);
+    if (record.status === 'completed') {
+      bus.scope({ stepId: id }).emit('plan_step_completed', {
+        output: record.output.slice(0, 200),
+        completed: order.filter((r) => r.status === 'completed').length,
+        total: order.length,
+      });
+    }
+    await this.writeTodo(progress);
+    await recorder.save();
+  }
+
+  private writeTodo(progress: PlanProgress): Promise<void> {
+    return writeChecklist(this.todo, this.scope.bus, progress.plan, progress.order);
+  }
+}

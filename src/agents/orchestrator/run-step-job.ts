@@ -1,0 +1,44 @@
+/**
+ * Running a step job in this process, through the escalation ladder.
+ * @module
+ */
+import type { OrchestrationParts } from './collaborators.js';
+import type { StepRecord } from './dispatch.js';
+import { runStepLadder } from './escalation-ladder.js';
+import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
+
+/** Runs a step job here, through the escalation ladder, with the orchestrator's models and tools. */
+export async function runStepJob(
+  parts: OrchestrationParts,
+  job: StepJob,
+  context: StepJobContext,
+): Promise<StepJobResult> {
+  const { options } = parts;
+  const record: StepRecord = { step: job.step, status: 'running', output: '', attempts: job.attempts };
+  await runStepLadder(
+    record,
+    {
+      plan: job.plan,
+      findings: job.findings,
+      executor: parts.executor,
+      takeover: parts.takeover,
+      planner: parts.planner,
+      clock: parts.runtime.clock,
+      stepTimeoutMs: options.stepTimeoutMs ?? 180_000,
+      maxFindingChars: options.maxFindingChars ?? 2_000,
+      instructions: options.instructions,
+      todo: async () => job.todo,
+      emit: context.emit.scope({ agent: 'executor' }),
+      onConversation: context.onConversation,
+      resume: job.resume,
+    },
+    context.signal,
+  );
+  const result: StepJobResult = {
+    status: record.status === 'completed' ? 'completed' : 'failed',
+    output: record.output,
+    attempts: record.attempts,
+  };
+  if (record.error !== undefined) result.error = record.error;
+  return result;
+}

@@ -1,0 +1,109 @@
+/**
+ * Verification (seed 002): a cheap model judges whether the step results
+ * answer the task — PASS, PARTIAL or FAIL — and a FAIL triggers a re-plan
+ * (`replan.ts`).
+ * @module
+ */
+import { errorMessage, isAbortError } from '../../core/errors.js';
+import type { Emitter } from '../../core/events.js';
+import { textOf } from '../../core/messages.js';
+import type { ModelInvoker } from '../../model/invoke.js';
+import type { StepRecord } from './dispatch.js';
+import type { RunScope } from './run-scope.js';
+import { stage } from './stage-events.js';
+
+/** The verifier's judgement; `error` when it could not judge. */
+export type Verdict = 'pass' | 'partial' | 'fail' | 'error';
+
+/** A step result as the verifier sees it. */
+export interface VerifiedStep {
+  id: string;
+  status: string;
+  output: string;
+}
+
+/** Outcome of {@link verifyResults}. */
+export interface Verification {
+  verdict: Verdict;
+  reason: string;
+}
+
+/** The verifier's system prompt. */
+export const VERIFY_SYSTEM_PROMPT = [
+  "You check whether the results of a plan's steps accomplish the user's task.",
+  'Answer with exactly one line in one of these forms:',
+  'PASS: <why the task is done>',
+  'PARTIAL: <what is done and what is missing>',
+  'FAIL: <what went wrong and what must be redone>',
+].join('\n');
+
+/** Reads a verdict: the text before the first colon decides (seed 002). */
+export function parseVerdict(text: string): Verification {
+  const trimmed = text.trim();
+  const colon = trimmed.indexOf(':');
+  const head = (colon >= 0 ? trimmed.slice(0, colon) : trimmed).trim().toUpperCase();
+  const reason = colon >= 0 ? trimmed.slice(colon + 1).trim() : trimmed;
+  if (head.startsWith('PASS')) return { verdict: 'pass', reason };
+  if (head.startsWith('PARTIAL')) return { verdict: 'partial', reason };
+  return { verdict: 'fail', reason: reason || 'The verifier gave no verdict.' };
+}
+
+/**
+ * Asks the verifier model for a verdict. A failed verifier call is not a
+ * failed task: it returns `error` (and the run goes on to finalize); an abort
+ * is rethrown.
+ */
+export async function verifyResults(input: {
+  invoker: ModelInvoker;
+  task: string;
+  steps: readonly VerifiedStep[];
+  signal?: AbortSignal;
+  emit: Emitter;
+}): Promise<Verification> {
+  if (input.steps.length === 0) return { verdict: 'pass', reason: 'No steps to verify.' };
+  const lines = input.steps.map((s) => `- Step ${s.id}: ${s.status} - ${s.output.slice(0, 200)}`);
+  try {
+    const response = await input.invoker.invoke(
+      {
+        system: VERIFY_SYSTEM_PROMPT,
+        messages: [
+          {
+            role: 'user',
+            content: `<user_query>${input.task.slice(0, 500)}</user_query>\n\nStep results:\n${lines.join('\n')}`,
+          },
+        ],
+      },
+      // Not streamed, so no verdict tokens reach the UI; `emit` still carries retries, fallbacks and the span.
+      { signal: input.signal, stream: false, emit: input.emit },
+    );
+    input.emit.emit('usage', { model: input.invoker.id, usage: response.usage, total: response.usage });
+    return parseVerdict(textOf(response.message));
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    return { verdict: 'error', reason: `Verification failed: ${errorMessage(error)}` };
+  }
+}
+
+/** The verify phase: the run's step results judged, recorded as phase `verifying`. */
+export async function verifyPhase(
+  scope: RunScope,
+  invoker: ModelInvoker,
+  task: string,
+  order: readonly StepRecord[],
+): Promise<Verification> {
+  const { bus, recorder, signal } = scope;
+  await recorder.phase('verifying');
+  return stage(bus, 'verifying', () =>
+    verifyResults({
+      invoker,
+      task,
+      steps: order.map((r) => ({
+        id: r.step.id,
+        status: r.status,
+        output: r.status === 'completed' ? r.output : (r.error ?? ''),
+      })),
+      signal,
+      emit: bus.scope({ agent: 'verifier' }),
+    }),
+  );
+}

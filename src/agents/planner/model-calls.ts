@@ -1,0 +1,136 @@
+/**
+ * How the planner calls its model: the task as a user message `Task: <task>`
+ * under the operation's system prompt, `stream: false`, re-asks on an
+ * unusable reply (see `generateObject`), usage booked on the planner, on the
+ * caller's total and in one `usage` event per operation — failures included —
+ * and failures mapped to {@link PlanError}.
+ * @module
+ */
+import type { z } from 'zod/v4';
+import { userMessage } from '../../core/messages.js';
+import type { Clock } from '../../core/seams.js';
+import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
+import type { ModelInvoker } from '../../model/invoke.js';
+import {
+  type GenerateObjectResult,
+  generateObject,
+  generateWithRetry,
+  StructuredOutputError,
+} from '../../model/json.js';
+import { preview } from '../../model/json-candidates.js';
+import type { ModelRequest } from '../../model/types.js';
+import type { PlannerCallOptions } from './options.js';
+import { PlanError, type PlanErrorKind } from './plan-error.js';
+
+/** What the planner's calls share. */
+export interface PlannerCallSettings {
+  invoker: ModelInvoker;
+  /** The planner's running total, added into in place. */
+  usage: Usage;
+  clock: Clock;
+  attempts: number;
+  delays: readonly number[];
+  /** Ask for `responseFormat: {type: 'json'}` on JSON operations. */
+  jsonMode: boolean;
+}
+
+const FAILURE_TEXT: Record<PlanErrorKind, string> = {
+  decision_failed: 'Could not decide whether the task needs a plan',
+  invalid_plan: 'The planner did not produce a valid plan',
+  model_failed: 'The planner model failed',
+  enhance_failed: 'Could not get enhanced step instructions',
+};
+
+/** The planner's model calls. */
+export class PlannerCalls {
+  constructor(private readonly settings: PlannerCallSettings) {}
+
+  /** A JSON reply validated by `schema`; an invalid one is re-asked with the validation errors. */
+  json<T>(
+    schema: z.ZodType<T>,
+    system: string,
+    task: string,
+    options: PlannerCallOptions,
+    kind: PlanErrorKind,
+  ): Promise<GenerateObjectResult<T>> {
+    const request = this.request(system, task, this.settings.jsonMode);
+    return this.run(kind, options, (usage) =>
+      generateObject({ ...this.callOptions(request, options, usage), schema, expect: 'object' }),
+    );
+  }
+
+  /** A plain-text reply; an empty one is re-asked with `reask`. */
+  async text(
+    system: string,
+    task: string,
+    options: PlannerCallOptions,
+    kind: PlanErrorKind,
+    reask: string,
+  ): Promise<string> {
+    const result = await this.run(kind, options, (usage) =>
+      generateWithRetry({
+        ...this.callOptions(this.request(system, task, false), options, usage),
+        parse: (text) => {
+          const trimmed = text.trim();
+          if (!trimmed) throw new StructuredOutputError('empty_reply', 'The reply was empty.', { text });
+          return trimmed;
+        },
+        reask: () => reask,
+      }),
+    );
+    return result.object;
+  }
+
+  /** Runs one operation, books its usage everywhere (also on failure) and maps failures to {@link PlanError}. */
+  private async run<T>(
+    kind: PlanErrorKind,
+    options: PlannerCallOptions,
+    call: (usage: Usage) => Promise<T>,
+  ): Promise<T> {
+    const usage = emptyUsage();
+    const { invoker, usage: total } = this.settings;
+    try {
+      return await call(usage);
+    } catch (error) {
+      if (!(error instanceof StructuredOutputError)) throw error;
+      const failedKind = kind === 'invalid_plan' && error.kind === 'model_failed' ? 'model_failed' : kind;
+      // The reply itself, cut short, so a log line alone shows what the model said (seed: first 200 chars).
+      const reply = error.text?.trim() ? ` Response was: ${preview(error.text)}` : '';
+      throw new PlanError(
+        failedKind,
+        `${FAILURE_TEXT[failedKind]}: ${error.message.replace(/\.?$/, '.')}${reply}`,
+        {
+          cause: error,
+          attempts: error.attempts,
+          lastReply: error.text,
+          usage: error.usage,
+        },
+      );
+    } finally {
+      addUsage(total, usage);
+      if (options.usage) addUsage(options.usage, usage);
+      // One `usage` event per operation keeps run totals (summed from events) complete.
+      options.emit?.emit('usage', { model: invoker.id, usage, total: { ...total } });
+    }
+  }
+
+  private callOptions(request: ModelRequest, options: PlannerCallOptions, usage: Usage) {
+    const { invoker, attempts, delays, clock } = this.settings;
+    return {
+      invoker,
+      request,
+      attempts,
+      delays,
+      clock,
+      signal: options.signal,
+      emit: options.emit,
+      usage,
+    };
+  }
+
+  private request(system: string, task: string, json: boolean): ModelRequest {
+    const request: ModelRequest = { system, messages: [userMessage(`Task: ${task}`)] };
+    if (json) request.responseFormat = { type: 'json' };
+    return request;
+  }
+}

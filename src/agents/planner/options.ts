@@ -1,0 +1,65 @@
+/**
+ * Options and results of the {@link Planner}.
+ * @module
+ */
+import type { Emitter } from '../../core/events.js';
+import type { Runtime } from '../../core/seams.js';
+import type { Usage } from '../../core/usage.js';
+import type { ModelInvoker } from '../../model/invoke.js';
+import type { ChatModel } from '../../model/types.js';
+import type { PlannerPrompts, StepOutcome, ToolHint } from './prompts.js';
+
+/** Options of a {@link Planner}. */
+export interface PlannerOptions {
+  /** The planner model. */
+  model: ChatModel;
+  /** How calls reach the model. Default `directInvoker(model)`; pass a resilient invoker for provider retries and fallbacks. */
+  invoker?: ModelInvoker;
+  /** Clock for the waits between attempts. Default the real one. */
+  runtime?: Partial<Runtime>;
+  /** Model calls per operation, re-asks included. Default 3. */
+  attempts?: number;
+  /** Wait before attempt k+1 (last entry repeats). Default `[2500, 3750]`. */
+  retryDelaysMs?: readonly number[];
+  /** When createPlan fails, return a one-step plan running the whole task instead of throwing. Default false. */
+  fallbackToSingleStep?: boolean;
+  /** Replaces some or all system prompts. */
+  prompts?: Partial<PlannerPrompts>;
+  /** Ask the provider for JSON output (`responseFormat: {type: 'json'}`) on decide / createPlan / revise. Default false. */
+  jsonMode?: boolean;
+}
+
+/** Per-call options of every Planner method. */
+export interface PlannerCallOptions {
+  signal?: AbortSignal;
+  /** Receives `retry` events. */
+  emit?: Emitter;
+  /** Added into in place with the call's usage (failed attempts included), e.g. the run's total. */
+  usage?: Usage;
+}
+
+/** Options of {@link Planner.createPlan} and {@link Planner.revise}. */
+export interface PlanCallOptions extends PlannerCallOptions {
+  /** Tools the executor has; listed in the prompt so steps name real ones. */
+  tools?: readonly ToolHint[];
+}
+
+/** The answer of {@link Planner.decide}. */
+export interface PlanningDecision {
+  needsPlan: boolean;
+  reasoning: string;
+  /** Usage of this decision (all attempts). */
+  usage: Usage;
+}
+
+/** Why and how a plan must change. A string is shorthand for `{ reason }`. */
+export interface RevisionContext {
+  /** Why the plan must change (verification feedback, a failure). */
+  reason: string;
+  /** The original task. Default: the plan's summary (or title). */
+  task?: string;
+  /** Steps that succeeded: kept as they are and never re-planned. */
+  completed?: readonly StepOutcome[];
+  /** Steps that failed: the planner may keep, change or replace them. */
+  failed?: readonly StepOutcome[];
+}

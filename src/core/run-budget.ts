@@ -1,0 +1,194 @@
+/**
+ * Run budgets on tokens, cost, tool calls and wall-clock time (seed: the
+ * orchestrator's budget). Pressure is the largest share of any limit used;
+ * at `warnAt` (0.8) the run says so once with a `budget` event, and at 1 it
+ * stops at the next turn or step boundary with a `partial` result of kind
+ * `budget`. The counts come from the run's own events, so whatever emitted a
+ * model call or a tool call — executor, planner, verifier, a skill — counts.
+ * @module
+ */
+import { ConfigError, isErrorOf, RunError } from './errors.js';
+import type { EventPayloads, TandemEvent } from './events.js';
+import type { CancelTimer, Clock } from './seams.js';
+import type { Usage } from './usage.js';
+
+/** Limits of one run. Absent limits do not count. */
+export interface RunBudgetLimits {
+  /** Input plus output tokens of every model call. */
+  maxTokens?: number;
+  /** US dollars (needs prices for the run's models; unpriced calls cost nothing here). */
+  maxCostUsd?: number;
+  /** Tool calls, parallel ones counted one by one. */
+  maxToolCalls?: number;
+  /** Milliseconds since the run started (time waiting for a human included). */
+  maxWallClockMs?: number;
+  /** Pressure at which the `budget` warning is emitted. Default 0.8. */
+  warnAt?: number;
+}
+
+/** Payload of the `budget` event: the resource under the most pressure. */
+export type BudgetPressure = EventPayloads['budget'];
+
+/** What a budget counts. */
+export type BudgetResource = BudgetPressure['resource'];
+
+const FIELDS: ReadonlyArray<[keyof RunBudgetLimits, BudgetResource]> = [
+  ['maxTokens', 'tokens'],
+  ['maxCostUsd', 'cost'],
+  ['maxToolCalls', 'tool_calls'],
+  ['maxWallClockMs', 'wall_clock'],
+];
+
+/**
+ * Counts a run's use against its limits. Feed it every event of the run
+ * ({@link RunBudget.observe}); it returns the `budget` event to emit when
+ * pressure first reaches the warning level and when it reaches 1.
+ */
+export class RunBudget {
+  private tokens = 0;
+  private cost = 0;
+  private toolCalls = 0;
+  private warned = false;
+  private stop: BudgetPressure | undefined;
+  private readonly warnAt: number;
+
+  /** @throws {ConfigError} when a limit is not a positive number or `warnAt` is not in (0, 1]. */
+  constructor(
+    private readonly limits: RunBudgetLimits,
+    private readonly startedAt: number,
+    /** What the run spent before (a resumed run's saved total). */
+    spent?: Usage,
+  ) {
+    this.tokens = spent ? spent.inputTokens + spent.outputTokens : 0;
+    this.cost = spent?.costUsd ?? 0;
+    for (const [field] of FIELDS) {
+      const value = limits[field];
+      if (value !== undefined && !(typeof value === 'number' && value > 0)) {
+        throw new ConfigError(`budget.${field} must be a positive number, got ${String(value)}.`);
+      }
+    }
+    this.warnAt = limits.warnAt ?? 0.8;
+    if (!(this.warnAt > 0 && this.warnAt <= 1)) {
+      throw new ConfigError(`budget.warnAt must be in (0, 1], got ${String(limits.warnAt)}.`);
+    }
+  }
+
+  /** True when `limits` sets any limit. */
+  static isSet(limits: RunBudgetLimits | undefined): limits is RunBudgetLimits {
+    return !!limits && FIELDS.some(([field]) => limits[field] !== undefined);
+  }
+
+  /** Why the run must stop, once pressure reached 1. */
+  get exceeded(): BudgetPressure | undefined {
+    return this.stop;
+  }
+
+  /** Counts one event; returns a `budget` payload to emit, if this event crossed a level. */
+  observe(event: TandemEvent): BudgetPressure | undefined {
+    if (event.type === 'usage') {
+      this.tokens += event.usage.inputTokens + event.usage.outputTokens;
+      this.cost += event.usage.costUsd ?? 0;
+    } else if (event.type === 'tool_call') {
+      this.toolCalls++;
+    } else if (event.type === 'budget') {
+      return undefined;
+    }
+    return this.check(event.at);
+  }
+
+  /** Re-checks at `now` (wall-clock pressure grows without events). */
+  check(now: number): BudgetPressure | undefined {
+    if (this.stop) return undefined;
+    const top = this.pressure(now);
+    if (!top) return undefined;
+    if (top.pressure >= 1) {
+      this.stop = { ...top, action: 'stop' };
+      return this.stop;
+    }
+    if (top.pressure >= this.warnAt && !this.warned) {
+      this.warned = true;
+      return { ...top, action: 'warn' };
+    }
+    return undefined;
+  }
+
+  private pressure(now: number): Omit<BudgetPressure, 'action'> | undefined {
+    let top: Omit<BudgetPressure, 'action'> | undefined;
+    for (const [field, resource] of FIELDS) {
+      const limit = this.limits[field];
+      if (limit === undefined) continue;
+      const used = this.used(resource, now);
+      const pressure = used / limit;
+      if (!top || pressure > top.pressure) top = { resource, used, limit, pressure };
+    }
+    return top;
+  }
+
+  private used(resource: BudgetResource, now: number): number {
+    if (resource === 'tokens') return this.tokens;
+    if (resource === 'cost') return this.cost;
+    if (resource === 'tool_calls') return this.toolCalls;
+    return Math.max(0, now - this.startedAt);
+  }
+}
+
+/** Where {@link watchBudget} reads and reports. */
+export interface BudgetBus {
+  readonly usage: Usage;
+  on(type: '*', listener: (event: TandemEvent) => void): unknown;
+  off(type: '*', listener: (event: TandemEvent) => void): unknown;
+  emit<T extends 'budget'>(type: T, payload: EventPayloads[T]): void;
+}
+
+/**
+ * Holds a run to `limits`: counts the bus's events (from what the run spent
+ * before, `bus.usage`), emits `budget` when pressure reaches the warning level
+ * and 1, and calls `stop` with a {@link RunError} of kind `budget` at 1 — the
+ * run aborts with it and ends `partial`. Wall-clock limits are checked on
+ * timers of `clock` as well as at events. Returns the function that stops
+ * watching.
+ */
+export function watchBudget(
+  bus: BudgetBus,
+  limits: RunBudgetLimits,
+  clock: Clock,
+  stop: (error: RunError) => void,
+): () => void {
+  const budget = new RunBudget(limits, clock.now(), bus.usage);
+  const report = (pressure: BudgetPressure | undefined) => {
+    if (!pressure) return;
+    bus.emit('budget', pressure);
+    if (pressure.action === 'stop') stop(budgetError(pressure));
+  };
+  const listener = (event: TandemEvent) => report(budget.observe(event));
+  bus.on('*', listener);
+  const timers: CancelTimer[] = [];
+  const wall = limits.maxWallClockMs;
+  if (wall !== undefined) {
+    const warnAt = limits.warnAt ?? 0.8;
+    timers.push(clock.setTimer(Math.ceil(wall * warnAt), () => report(budget.check(clock.now()))));
+    timers.push(clock.setTimer(wall, () => report(budget.check(clock.now()))));
+  }
+  return () => {
+    bus.off('*', listener);
+    for (const cancel of timers) cancel();
+  };
+}
+
+/** The error a run stopped by its budget ends with. */
+export function budgetError(pressure: BudgetPressure): RunError {
+  const what = pressure.resource.replace('_', ' ');
+  return new RunError(
+    'budget',
+    `Stopped by the run budget: ${what} ${round(pressure.used)} of ${round(pressure.limit)} used`,
+  );
+}
+
+/** True for the error of {@link budgetError} (e.g. a run signal's abort reason). */
+export function isBudgetStop(value: unknown): value is RunError {
+  return isErrorOf(value, RunError) && value.kind === 'budget';
+}
+
+function round(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, '');
+}

@@ -1,0 +1,63 @@
+/**
+ * What every adapter does with image and file parts before mapping them to
+ * its wire format: check each is well formed and taken by the model, name
+ * it in a `bad_request` {@link ModelError} when it is not (before anything is
+ * sent), and write bytes as base64 or a `data:` URL.
+ * @module
+ */
+import { ModelError } from '../../core/errors.js';
+import { describeMedia, mediaBase64, mediaPartProblem } from '../../core/media.js';
+import type { MediaPart, ToolResultPart } from '../../core/messages.js';
+import type { ErrorContext } from './errors.js';
+
+/** Who maps the parts: the adapter and model, and the media types the model takes. */
+export interface MediaContext extends ErrorContext {
+  /** `ModelInfo.inputMediaTypes`; absent when the model takes whatever the adapter maps. */
+  accepts?: readonly string[];
+}
+
+/** Where a part of a user message sits, for error messages. */
+export function userPartPath(message: number, part: number): string {
+  return `messages[${message}].content[${part}]`;
+}
+
+/** Where an attachment of a tool result sits, for error messages. */
+export function attachmentPath(message: number, result: ToolResultPart, index: number): string {
+  return `messages[${message}] result of ${result.toolName || 'tool'} call ${result.toolCallId}, attachment ${index}`;
+}
+
+/** The `bad_request` error for a part the adapter or the model cannot take. */
+export function mediaError(ctx: MediaContext, where: string, part: MediaPart, why: string): ModelError {
+  const id = `${ctx.provider}:${ctx.model}`;
+  const what = mediaPartProblem(part) === undefined ? describeMedia(part) : `[${String(part.type)}]`;
+  return new ModelError('bad_request', `${id} cannot take ${where} ${what}: ${why}`, { model: id });
+}
+
+function matches(pattern: string, mediaType: string): boolean {
+  if (pattern === '*/*' || pattern === mediaType) return true;
+  return pattern.endsWith('/*') && mediaType.startsWith(pattern.slice(0, -1));
+}
+
+/**
+ * Checks that `part` is well formed and that the model takes its media type.
+ * @throws ModelError `bad_request` naming the part otherwise.
+ */
+export function checkMedia(part: MediaPart, where: string, ctx: MediaContext): void {
+  const problem = mediaPartProblem(part);
+  if (problem) throw mediaError(ctx, where, part, problem);
+  const accepts = ctx.accepts;
+  if (accepts && !accepts.some((pattern) => matches(pattern, part.mediaType))) {
+    const taken = accepts.length > 0 ? accepts.join(', ') : 'no images or files';
+    throw mediaError(ctx, where, part, `the model takes ${taken} (ModelInfo.inputMediaTypes)`);
+  }
+}
+
+/** The part's bytes as base64 text (the part must have `data`). */
+export function base64Of(part: MediaPart): string {
+  return mediaBase64(part.data ?? '');
+}
+
+/** The part's bytes as a `data:` URL (the part must have `data`). */
+export function dataURL(part: MediaPart): string {
+  return `data:${part.mediaType};base64,${base64Of(part)}`;
+}

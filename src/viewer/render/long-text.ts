@@ -1,0 +1,43 @@
+/**
+ * Long text (a tool's output, its arguments, a step's output), cut to its
+ * start with a button that shows it whole.
+ * @module
+ */
+import type { RenderContext } from './context.js';
+import { h } from './dom.js';
+import { count } from './format.js';
+
+/**
+ * A `<pre>` with the first `limit` characters of `text` and, when that cut
+ * it, a button to show all of it. `total` is the length of the original when
+ * `text` is already a clipped copy (the note says how much was not kept).
+ */
+export function longText(
+  key: string,
+  text: string,
+  limit: number,
+  ctx: RenderContext,
+  total = text.length,
+): HTMLElement {
+  const pre = h('pre', { class: 'tv-pre' });
+  const lost = total - text.length;
+  const note =
+    lost > 0 ? h('p', { class: 'tv-note' }, `${count(lost)} more characters were not kept.`) : null;
+  if (text.length <= limit) {
+    pre.textContent = text;
+    return h('div', { class: 'tv-long' }, pre, note);
+  }
+  const button = h('button', { class: 'tv-link', attrs: { type: 'button' } });
+  const show = () => {
+    const whole = ctx.expanded.has(key);
+    pre.textContent = whole ? text : `${text.slice(0, limit)}…`;
+    button.textContent = whole ? 'Show less' : `Show all ${count(text.length)} characters`;
+  };
+  button.addEventListener('click', () => {
+    if (ctx.expanded.has(key)) ctx.expanded.delete(key);
+    else ctx.expanded.add(key);
+    show();
+  });
+  show();
+  return h('div', { class: 'tv-long' }, pre, button, note);
+}
