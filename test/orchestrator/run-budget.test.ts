@@ -128,6 +128,13 @@ describe('Orchestrator run budget and cost', () => {
     ]);
     expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'partial' });
     expect(run.state().status).toBe('running');
+
+    // Resumed with a larger budget, the run finishes the remaining step only; what it spent counts.
+    const resumed = orchestrator.resume(run.state(), { budget: { maxTokens: 5000 } });
+    const done = await resumed.result;
+    expect(done.status).toBe('success');
+    expect(models.executor.calls).toBe(3);
+    expect(done.usage.inputTokens).toBe(1800);
   });
 
   it('carries costUsd per call, per step, in the progress store and in the result', async () => {

@@ -176,6 +176,8 @@ export interface OrchestratorRunOptions {
 /** Options of {@link Orchestrator.resume}. */
 export interface ResumeOptions {
   signal?: AbortSignal;
+  /** Limits of the resumed run, over the orchestrator's `budget`; what the run spent before counts. */
+  budget?: RunBudgetLimits;
   /**
    * Answers to the saved state's pending interrupts, by interrupt id: an
    * approval's answer goes to `approvals` (the call is still scanned first),
