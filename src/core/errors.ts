@@ -189,6 +189,7 @@ export type RunErrorKind =
   | 'plan'
   | 'guardrail'
   | 'interrupted'
+  | 'invalid_output'
   | 'internal';
 
 /** A run that ended in error. `cause` holds the underlying error, e.g. a {@link ModelError}. */

@@ -81,6 +81,12 @@ export interface EventPayloads {
   todo_update: { content: string; checked: number; total: number };
   token: { delta: string };
   reasoning: { delta: string };
+  /**
+   * The structured answer so far, while it streams (a run with an output
+   * schema): the JSON parsed from the text received, completed where it was
+   * cut. Not yet validated; the result's `object` is.
+   */
+  partial_object: { object: unknown };
   tool_call: { id: string; name: string; args: unknown; requestedName?: string };
   tool_result: {
     id: string;

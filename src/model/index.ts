@@ -1,5 +1,7 @@
 export * from './invoke.js';
 export * from './json.js';
+export * from './partial-json.js';
+export * from './partial-object.js';
 export {
   type ContextRecoveryOptions,
   type ContextRecoveryPolicy,
@@ -27,4 +29,5 @@ export {
 } from './resilience/stream-call.js';
 export * from './resilience/tiers.js';
 export * from './stream.js';
+export * from './structured.js';
 export * from './types.js';

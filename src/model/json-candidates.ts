@@ -3,12 +3,14 @@
  * every bracketed value of a reply is a candidate, candidates are tried in one
  * fixed order (repaired when they are near-JSON), and the first that fits —
  * the expected shape, then the caller's check — wins. When none fits, the
- * failure of the candidate that came closest says what was wrong.
+ * failure of the candidate that came closest says what was wrong. The search
+ * is one generator that yields each candidate and takes the check's verdict
+ * back, so a synchronous and an asynchronous check share it.
  * @module
  */
 import { jsonrepair } from 'jsonrepair';
-import type { z } from 'zod/v4';
 import { errorMessage } from '../core/errors.js';
+import type { SchemaIssue } from './schema.js';
 
 /** Which top-level JSON value a caller wants. Without it objects are preferred over arrays. */
 export type JsonShape = 'object' | 'array';
@@ -16,13 +18,13 @@ export type JsonShape = 'object' | 'array';
 /** What a caller's check says about one parsed candidate. */
 export type Verdict<T> =
   | { ok: true; value: T }
-  | { ok: false; message: string; issues?: readonly z.core.$ZodIssue[] };
+  | { ok: false; message: string; issues?: readonly SchemaIssue[] };
 
 /** Why no candidate fitted, as `StructuredOutputError` fields. */
 export interface JsonMiss {
   kind: 'no_json' | 'invalid_json' | 'schema_mismatch';
   message: string;
-  issues?: readonly z.core.$ZodIssue[];
+  issues?: readonly SchemaIssue[];
   cause?: unknown;
 }
 
@@ -56,12 +58,34 @@ export function findJSON<T>(
   expect: JsonShape | undefined,
   check: (value: unknown) => Verdict<T>,
 ): JsonSearch<T> {
+  const search = searchJSON<T>(text, expect);
+  let step = search.next();
+  while (!step.done) step = search.next(check(step.value));
+  return step.value;
+}
+
+/** {@link findJSON} with a check that may be asynchronous (a schema with async refinements). */
+export async function findJSONAsync<T>(
+  text: string,
+  expect: JsonShape | undefined,
+  check: (value: unknown) => Verdict<T> | Promise<Verdict<T>>,
+): Promise<JsonSearch<T>> {
+  const search = searchJSON<T>(text, expect);
+  let step = search.next();
+  while (!step.done) step = search.next(await check(step.value));
+  return step.value;
+}
+
+/** The search: yields each candidate value to check, receives its verdict, returns the outcome. */
+type Search<T> = Generator<unknown, JsonSearch<T>, Verdict<T>>;
+
+function* searchJSON<T>(text: string, expect: JsonShape | undefined): Search<T> {
   let closest: Ranked = { rank: -1, kind: 'no_json', message: 'The reply contains no JSON.' };
   const note = (miss: Ranked) => {
     if (miss.rank > closest.rank) closest = miss;
   };
   for (const source of sources(text)) {
-    const found = searchSource(source, expect, check, note);
+    const found = yield* searchSource<T>(source, expect, note);
     if (found) return found;
   }
   const { kind, message, issues, cause } = closest;
@@ -90,12 +114,11 @@ function sources(text: string): string[] {
 
 type Found<T> = { ok: true; value: T; json: string };
 
-function searchSource<T>(
+function* searchSource<T>(
   source: string,
   expect: JsonShape | undefined,
-  check: (value: unknown) => Verdict<T>,
   note: (miss: Ranked) => void,
-): Found<T> | undefined {
+): Generator<unknown, Found<T> | undefined, Verdict<T>> {
   const endOf = endFinder(source);
   let array: Found<T> | undefined;
   // End of the last top-level candidate: a bracket before it sits inside that candidate.
@@ -113,7 +136,7 @@ function searchSource<T>(
         ? undefined
         : parseAsIs(source.slice(open, stop));
     if (parsed?.ok) {
-      const outcome = searchValue(parsed, expect, check, note);
+      const outcome = yield* searchValue<T>(parsed, expect, note);
       if (outcome.found) return outcome.found;
       array ??= outcome.array;
       next = stop;
@@ -156,19 +179,18 @@ function asContainer(value: unknown, json: string): Parsed {
  * order (walked in the value: the text need not be parsed again). Without
  * `expect`, a fitting array is kept whole and the search goes on for an object.
  */
-function searchValue<T>(
+function* searchValue<T>(
   parsed: { value: object; json: string },
   expect: JsonShape | undefined,
-  check: (value: unknown) => Verdict<T>,
   note: (miss: Ranked) => void,
-): { found?: Found<T>; array?: Found<T> } {
+): Generator<unknown, { found?: Found<T>; array?: Found<T> }, Verdict<T>> {
   let array: Found<T> | undefined;
   const stack: object[] = [parsed.value];
   while (stack.length > 0) {
     const value = stack.pop()!;
     const root = value === parsed.value;
     const shape = shapeOf(value);
-    const verdict = expect && shape !== expect ? undefined : check(value);
+    const verdict = expect && shape !== expect ? undefined : yield value;
     if (verdict?.ok) {
       const found: Found<T> = {
         ok: true,

@@ -12,12 +12,29 @@ export const MODEL_SPEC_VERSION = 1 as const;
 /** A JSON Schema object, as providers take it. */
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * How a model can be held to a JSON Schema (see docs/structured-output.md):
+ * `json_schema`, the provider enforces the schema given as
+ * `responseFormat.schema`; `tool`, the adapter forces a tool whose input is
+ * the answer (Anthropic); `json`, the provider guarantees JSON but not its
+ * shape (the schema travels in the prompt); `none`, the prompt alone.
+ */
+export type StructuredOutputMode = 'json_schema' | 'tool' | 'json' | 'none';
+
 /** What a model can do and how much it holds. All fields optional. */
 export interface ModelInfo {
   contextWindow?: number;
   maxOutputTokens?: number;
   supportsTools?: boolean;
   supportsJson?: boolean;
+  /** How structured output is asked for. Default `json` when `supportsJson`, else `none`. */
+  structuredOutput?: StructuredOutputMode;
+  /**
+   * One request may carry tools and a response format together, so an
+   * agent's final answer comes from the same loop. When false, the answer is
+   * formatted by one more call without tools. Default false.
+   */
+  structuredOutputWithTools?: boolean;
   supportsReasoning?: boolean;
   /** True for endpoints on this machine or LAN (local servers stream slowly; stale-stream detection is off). */
   local?: boolean;
@@ -28,6 +45,15 @@ export interface ModelInfo {
    * the adapter can map.
    */
   inputMediaTypes?: readonly string[];
+}
+
+/** The JSON a model must reply with; see {@link ModelRequest.responseFormat}. */
+export interface ResponseFormat {
+  type: 'json';
+  schema?: JsonSchema;
+  name?: string;
+  /** What the value is, for providers that describe schemas (OpenAI, Anthropic's answer tool). */
+  description?: string;
 }
 
 /** A tool as the model sees it. */
@@ -53,7 +79,12 @@ export interface ModelRequest {
   messages: Message[];
   tools?: ToolSpec[];
   toolChoice?: ToolChoice;
-  responseFormat?: { type: 'json'; schema?: JsonSchema; name?: string };
+  /**
+   * JSON output: with `schema`, held to it natively where the model can be
+   * (`ModelInfo.structuredOutput`); `name` names the schema (OpenAI's
+   * `json_schema.name`, Anthropic's answer tool). Default name `response`.
+   */
+  responseFormat?: ResponseFormat;
   temperature?: number;
   maxOutputTokens?: number;
   stop?: string[];

@@ -25,6 +25,7 @@ const TRACED: Readonly<Record<EventType, boolean>> = {
   todo_update: false,
   token: false,
   reasoning: false,
+  partial_object: false,
   tool_call: true,
   tool_result: true,
   tool_progress: false,

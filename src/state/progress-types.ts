@@ -131,6 +131,8 @@ export interface RunProgress {
   streams: Record<string, TextStream>;
   /** Key of the stream that received the last delta. */
   activeStream?: string;
+  /** The structured answer as last streamed (`partial_object`): not yet validated, complete once the run is. */
+  partialObject?: unknown;
   handoffs: ProgressEntry<'handoff'>[];
   /** Questions asked and not answered yet. */
   interrupts: PendingInterrupt[];

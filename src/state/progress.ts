@@ -122,6 +122,9 @@ function apply(
     case 'reasoning':
       appendDelta(next, prev, event, limits.maxTextChars);
       return;
+    case 'partial_object':
+      next.partialObject = event.object;
+      return;
     case 'tool_call':
       next.tools = pushTool(prev.tools, startTool(event, event.args), max);
       return;

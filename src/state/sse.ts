@@ -47,6 +47,7 @@ const ALL_TYPES: Record<EventType, true> = {
   todo_update: true,
   token: true,
   reasoning: true,
+  partial_object: true,
   tool_call: true,
   tool_result: true,
   tool_progress: true,

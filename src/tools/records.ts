@@ -1,10 +1,5 @@
 /**
- * The one test for "a JSON object": arguments, schemas and schema nodes are
- * all checked with it.
+ * The one test for "a JSON object", shared with the model layer.
  * @module
  */
-
-/** A non-null, non-array object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../model/records.js';

@@ -87,6 +87,7 @@ const expectedOutput: Record<string, string[]> = {
     'model calls: 1; nothing executed',
   ],
   'skills-web-research.ts': ['[source] Heat pumps explained', 'web_research: 2 citation(s)'],
+  'structured-output.ts': ['partial: 2 difference(s) so far', 'Save button: matches spec = false'],
   'two-models.ts': ['total: 1308 tokens'],
   'viewer.ts': ['tandem viewer: http://127.0.0.1:', 'answered: approve', 'run ended: success'],
 };

@@ -285,19 +285,19 @@ describe('Anthropic request body (served anthropic/nonstream-parallel-tool-use.j
     ]);
   });
 
-  it('adds a JSON instruction to the system prompt for responseFormat json', async () => {
-    const schema = { type: 'object', properties: { city: { type: 'string' } } };
+  it('adds a JSON instruction to the system prompt for responseFormat json without a schema', async () => {
     const body = await sent(
       {
         system: 'Be exact.',
         messages: [{ role: 'user', content: 'City?' }],
-        responseFormat: { type: 'json', schema },
+        responseFormat: { type: 'json' },
       },
       { cache: false },
     );
     expect(body.system[0]).toEqual({ type: 'text', text: 'Be exact.' });
-    expect(body.system[1].text).toContain(JSON.stringify(schema));
+    expect(body.system[1].text).toContain('single JSON value');
     expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'City?' }] }]);
+    expect(body.tools).toBeUndefined();
   });
 
   it('passes temperature, stop sequences and providerOptions.anthropic through', async () => {
@@ -331,6 +331,8 @@ describe('Anthropic model identity', () => {
       contextWindow: 1_000_000,
       supportsTools: true,
       supportsJson: true,
+      structuredOutput: 'tool',
+      structuredOutputWithTools: false,
       supportsReasoning: true,
     });
   });

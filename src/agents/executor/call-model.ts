@@ -2,12 +2,14 @@
  * Calling the model for one turn: the request (base fields, tools, the
  * conversation with this turn's notes attached for the call only), the
  * context manager and `prepareRequest` hooks, then the call itself, with its
- * usage booked.
+ * usage booked and, when the turn may be the structured answer, its partial
+ * objects streamed.
  * @module
  */
 import { abortable } from '../../core/abortable.js';
 import { addUsage } from '../../core/usage.js';
-import type { ModelRequest, ModelResponse } from '../../model/types.js';
+import { watchPartialObject } from '../../model/partial-object.js';
+import type { ModelRequest, ModelResponse, ModelStreamPart } from '../../model/types.js';
 import { budgetWarning } from './budget-warning.js';
 import type { LoopState } from './loop-state.js';
 import { attachNote } from './request-notes.js';
@@ -37,6 +39,7 @@ export async function callModel(loop: LoopState): Promise<ModelResponse> {
         emit: run.emit,
         stream: deps.options.stream !== false,
         compress: context?.compressHook,
+        onPart: deps.output?.inline ? partialObjects(loop) : undefined,
       }),
       run.signal,
     );
@@ -46,4 +49,9 @@ export async function callModel(loop: LoopState): Promise<ModelResponse> {
   } finally {
     restore?.();
   }
+}
+
+/** A turn that may be the structured answer streams it as `partial_object` events. */
+function partialObjects(loop: LoopState): (part: ModelStreamPart) => void {
+  return watchPartialObject((object) => loop.run.emit.emit('partial_object', { object }));
 }

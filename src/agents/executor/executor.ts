@@ -14,6 +14,8 @@ import { RunBudget, watchBudget } from '../../core/run-budget.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import type { Schema } from '../../model/schema.js';
+import { outputFormat } from '../../model/structured.js';
 import type { ModelRequest, SystemPart } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { ToolRunner } from '../../tools/runner.js';
@@ -25,22 +27,32 @@ import {
   type ExecutorLimits,
   type ExecutorOptions,
   type ExecutorResult,
+  type ExecutorResultOf,
   resolveLimits,
+  type StructuredResult,
   type SystemPromptSource,
 } from './options.js';
+import { outputPlan, withOutput } from './structured-output.js';
 import { WallClockBudget } from './wall-clock-budget.js';
 
+/** Options of {@link Executor.run}. */
+export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit'>;
+
 /**
- * A ReAct agent.
+ * A ReAct agent. With an `output` schema (on the executor or one run), the
+ * result also carries the answer as an `object` of the schema's type.
  *
  * ```ts
  * const executor = new Executor({ model, tools: [add], instructions: 'You are a calculator.' });
  * const run = executor.run('What is 2 + 3?');
  * run.on('tool_call', (e) => console.log(e.name, e.args));
  * const { output } = await run.result;
+ *
+ * const sum = await executor.run('What is 2 + 3?', { output: z.object({ sum: z.number() }) }).result;
+ * sum.object.sum; // number
  * ```
  */
-export class Executor {
+export class Executor<T = undefined> {
   /** Agent name stamped on events. */
   readonly name: string;
   /** The tools the model may call. */
@@ -53,9 +65,10 @@ export class Executor {
   private readonly base: Omit<ModelRequest, 'messages'>;
   private readonly prices: PriceLookup | undefined;
 
-  /** @throws ConfigError for a missing model or a limit out of range. */
-  constructor(options: ExecutorOptions) {
+  /** @throws ConfigError for a missing model, a limit out of range, or an `output` that is not a schema with a JSON Schema. */
+  constructor(options: ExecutorOptions<T>) {
     this.limits = resolveLimits(options);
+    if (options.output !== undefined) outputFormat(options.output);
     this.options = options;
     this.name = options.name ?? 'executor';
     this.runtime = resolveRuntime(options.runtime);
@@ -76,7 +89,13 @@ export class Executor {
    * Events: `run_started`, `stage` executing running → completed/failed,
    * model and tool events, then exactly one `complete` or `error`.
    */
-  run(input: string | Message[], options: Omit<ExecuteOptions, 'emit'> = {}): Run<ExecutorResult> {
+  run<U>(
+    input: string | Message[],
+    options: ExecutorRunOptions & { output: Schema<U> },
+  ): Run<StructuredResult<U>>;
+  run(input: string | Message[], options?: ExecutorRunOptions): Run<ExecutorResultOf<T>>;
+  // The overloads type the result; one implementation serves both.
+  run(input: string | Message[], options: ExecutorRunOptions = {}): Run<any> {
     const runId = this.runtime.ids.next('run');
     const { clock, tracing } = this.runtime;
     const bus = new EventBus({ runId, clock, prices: this.prices, tracing });
@@ -116,9 +135,17 @@ export class Executor {
    * Runs one execution on the caller's emitter (the orchestrator runs each
    * plan step this way). Emits no `run_started` / `complete`; failures are
    * thrown as `RunError` (kinds `model`, `timeout`, `invalid_tool_calls`,
-   * `internal`) or `AbortError`.
+   * `invalid_output`, `internal`) or `AbortError`.
    */
-  execute(input: string | Message[], options: ExecuteOptions & { emit: Emitter }): Promise<ExecutorResult> {
+  execute<U>(
+    input: string | Message[],
+    options: ExecuteOptions & { emit: Emitter; output: Schema<U> },
+  ): Promise<StructuredResult<U>>;
+  execute(
+    input: string | Message[],
+    options: ExecuteOptions & { emit: Emitter },
+  ): Promise<ExecutorResultOf<T>>;
+  execute(input: string | Message[], options: ExecuteOptions & { emit: Emitter }): Promise<any> {
     return this.executeWith(input, options, options.emit, emptyUsage());
   }
 
@@ -158,6 +185,12 @@ export class Executor {
       clock,
       base: await this.baseFor(options.system),
     };
+    const output = options.output ?? this.options.output;
+    if (output !== undefined) {
+      const hasTools = this.registry.specs().length > 0;
+      deps.output = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
+      deps.base = withOutput(deps.base, deps.output);
+    }
     const run: LoopRun = {
       messages,
       emit: budget.watch(emit),

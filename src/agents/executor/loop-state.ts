@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolOutcome, ToolRunner } from '../../tools/runner.js';
 import type { ConversationContext, ExecutorLimits, ExecutorOptions } from './options.js';
 import { RepetitionGuard } from './repetition.js';
+import type { OutputPlan } from './structured-output.js';
 
 /** What an execution needs from its executor. */
 export interface LoopDeps {
@@ -24,8 +25,10 @@ export interface LoopDeps {
   registry: ToolRegistry;
   runner: ToolRunner;
   clock: Clock;
-  /** The request fields that stay the same every turn (system prompt, sampling). */
+  /** The request fields that stay the same every turn (system prompt, sampling, response format). */
   base: Omit<ModelRequest, 'messages'>;
+  /** How the answer becomes an object, for an execution with an output schema. */
+  output?: OutputPlan;
 }
 
 /** Per-execution inputs. */

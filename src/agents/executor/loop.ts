@@ -3,7 +3,8 @@
  * the gate) → repeat until the model answers, with the loop-safety rules of
  * docs/executor.md. A turn's phases have their own files: call the model
  * (`call-model.ts`, `salvage.ts`), handle the reply (`handle-reply.ts`,
- * `length-limit.ts`), run the tools (`run-tools.ts`), answer (`answer.ts`).
+ * `length-limit.ts`), run the tools (`run-tools.ts`), answer (`answer.ts`),
+ * and with an output schema, the object (`structured-answer.ts`).
  * Per-turn work never grows with the history: the conversation array is
  * appended to and shared with the outgoing request.
  * @module
@@ -15,10 +16,21 @@ import type { ExecutorResult } from './options.js';
 import { exhausted, partialOutput, result, timeoutError, typed } from './outcome.js';
 import { runPendingCalls } from './run-tools.js';
 import { callModelSalvaging } from './salvage.js';
+import { withObject } from './structured-answer.js';
 
-/** Runs one execution to the end. Throws `RunError` / `AbortError`, never anything untyped. */
+/**
+ * Runs one execution to the end; with an output schema, its answer then
+ * becomes the result's object (`structured-answer.ts`). Throws `RunError` /
+ * `AbortError`, never anything untyped.
+ */
 export async function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorResult> {
   const loop = loopState(deps, run);
+  const outcome = await answerOf(loop);
+  return deps.output ? structured(loop, outcome) : outcome;
+}
+
+async function answerOf(loop: LoopState): Promise<ExecutorResult> {
+  const { deps, run } = loop;
   try {
     await runPendingCalls(loop);
     for (;;) {
@@ -35,6 +47,15 @@ export async function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorRes
     const reason = run.signal.reason;
     if (isBudgetStop(reason)) return result(loop, partialOutput(loop), 'partial', reason);
     throw typed(loop, error);
+  }
+}
+
+async function structured(loop: LoopState, outcome: ExecutorResult): Promise<ExecutorResult> {
+  try {
+    return await withObject(loop, outcome);
+  } catch (error) {
+    const reason = loop.run.signal.reason;
+    throw isBudgetStop(reason) ? reason : typed(loop, error);
   }
 }
 

@@ -11,11 +11,13 @@ import type { Sandbox } from '../../core/sandbox.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { CompressHook, ModelInvoker } from '../../model/invoke.js';
+import type { Schema } from '../../model/schema.js';
 import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolGate, ToolLimiter, ToolOutputFilter } from '../../tools/runner.js';
 import type { Tool } from '../../tools/types.js';
 import { type ReflectionOptions, type ReflectionSettings, resolveReflection } from './reflection.js';
+import { DEFAULT_OUTPUT_REASKS } from './structured-output.js';
 
 /** Capability tier of an agent; sets the default iteration budget. */
 export type ExecutorTier = 'flash' | 'pro' | 'max';
@@ -40,8 +42,11 @@ export interface PrepareRequestInfo {
   emit: Emitter;
 }
 
-/** Options of an {@link Executor}. Every limit has the seeds' default. */
-export interface ExecutorOptions {
+/**
+ * Options of an {@link Executor}. Every limit has the seeds' default. `T` is
+ * the type of the result's `object`, read from `output` (any schema when not given).
+ */
+export interface ExecutorOptions<T = any> {
   /** The model. Calls go through {@link ExecutorOptions.invoker} when given. */
   model: ChatModel;
   /** How the model is called (retry, fallback). Default: `directInvoker(model)`. */
@@ -124,6 +129,15 @@ export interface ExecutorOptions {
    * goes on (docs/executor.md#reflection). Off when absent; the seed had it on.
    */
   reflection?: ReflectionOptions;
+  /**
+   * The answer is an object of this schema (zod 4, any Standard Schema, or
+   * `jsonSchema()`): the result carries it as `object`, typed from the
+   * schema, and its JSON as `output`. Asked for in the model's native mode
+   * where it has one (docs/structured-output.md).
+   */
+  output?: Schema<T>;
+  /** Re-asks after an answer that does not match `output`, before `RunError('invalid_output')`. Default 2. */
+  maxOutputReasks?: number;
 }
 
 /** What the Executor needs of a context manager (the context layer's `ContextManager` is one). */
@@ -162,6 +176,8 @@ export interface ExecuteOptions {
   onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
   /** Limits of this run (with `run()`), over the executor's `budget`. */
   budget?: RunBudgetLimits;
+  /** The answer is an object of this schema, over the executor's `output`. */
+  output?: Schema;
 }
 
 /** The outcome of an execution. */
@@ -182,7 +198,15 @@ export interface ExecutorResult {
   finishReason: FinishReason;
   /** Why a `partial` result is partial (`max_iterations` or `length`). */
   error?: TandemError;
+  /** The answer as an object of the output schema (then `output` is its JSON); absent without one. */
+  object?: unknown;
 }
+
+/** The result of an execution whose output schema makes objects of type `T`. */
+export type StructuredResult<T> = ExecutorResult & { object: T };
+
+/** The result of an {@link Executor} with `output` of type `T`: structured, or plain when `T` is `undefined`. */
+export type ExecutorResultOf<T> = [T] extends [undefined] ? ExecutorResult : StructuredResult<T>;
 
 /** Limits after defaults, validated. */
 export interface ExecutorLimits {
@@ -190,6 +214,7 @@ export interface ExecutorLimits {
   timeoutMs: number;
   maxLengthContinuations: number;
   maxInvalidToolTurns: number;
+  maxOutputReasks: number;
   /** Present when reflection is on. */
   reflection?: ReflectionSettings;
 }
@@ -198,7 +223,7 @@ export interface ExecutorLimits {
  * Applies defaults and validates the limits.
  * @throws ConfigError for a missing model, an unknown tier, a limit out of range or invalid `reflection` options.
  */
-export function resolveLimits(options: ExecutorOptions): ExecutorLimits {
+export function resolveLimits<T>(options: ExecutorOptions<T>): ExecutorLimits {
   if (!options?.model) throw new ConfigError('Executor: `model` is required');
   const tier = options.tier ?? 'max';
   const tierDefault = TIER_MAX_ITERATIONS[tier];
@@ -208,10 +233,12 @@ export function resolveLimits(options: ExecutorOptions): ExecutorLimits {
     timeoutMs: options.timeoutMs ?? DEFAULT_EXECUTOR_TIMEOUT_MS,
     maxLengthContinuations: options.maxLengthContinuations ?? 2,
     maxInvalidToolTurns: options.maxInvalidToolTurns ?? 3,
+    maxOutputReasks: options.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS,
   };
   requireInteger('maxIterations', limits.maxIterations, 1);
   requireInteger('maxLengthContinuations', limits.maxLengthContinuations, 0);
   requireInteger('maxInvalidToolTurns', limits.maxInvalidToolTurns, 1);
+  requireInteger('maxOutputReasks', limits.maxOutputReasks, 0);
   if (!(limits.timeoutMs > 0)) throw new ConfigError('Executor: `timeoutMs` must be a positive number');
   if (options.reflection) limits.reflection = resolveReflection(options.reflection);
   return limits;

@@ -2,13 +2,15 @@
  * One orchestration run, from the task to the final answer: the input
  * guardrail; an explicit mode or the router's agent (`agent-modes.ts`);
  * otherwise plan or not (`classify.ts`), then one Executor run or the
- * planned path (`planned-run.ts`); the output guardrail. The state is
- * recorded as it goes, so the run can be resumed.
+ * planned path (`planned-run.ts`); with an output schema, the answer's object
+ * (`structured-result.ts`); the output guardrail. The state is recorded as it
+ * goes, so the run can be resumed.
  * @module
  */
 import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
 import { emptyUsage } from '../../core/usage.js';
+import type { Schema } from '../../model/schema.js';
 import { isMode, routeToAgent, runExplicitMode } from './agent-modes.js';
 import { classifyPhase } from './classify.js';
 import type { OrchestrationParts } from './collaborators.js';
@@ -17,10 +19,12 @@ import { PlannedRun } from './planned-run.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
+import { guardedObject, withRunObject } from './structured-result.js';
 
 /** Runs (or resumes) one orchestration on `bus`, recording into `recorder`. */
 export class Orchestration {
   private readonly scope: RunScope;
+  private output: Schema | undefined;
 
   constructor(
     private readonly parts: OrchestrationParts,
@@ -31,8 +35,9 @@ export class Orchestration {
     this.scope = { bus, recorder, signal };
   }
 
-  /** From the start, or from wherever the recorded state stopped. */
-  async run(mode?: string): Promise<OrchestratorResult> {
+  /** From the start, or from wherever the recorded state stopped; with `output`, the answer is an object of it. */
+  async run(mode?: string, output?: Schema): Promise<OrchestratorResult> {
+    this.output = output;
     const { parts, scope } = this;
     const { options } = parts;
     const state = this.recorder.state;
@@ -62,27 +67,36 @@ export class Orchestration {
         history: saved?.messages,
         emit: this.bus.scope({ agent: 'executor' }),
         onCheckpoint: (messages) => this.recorder.conversation('main', { mode: 'direct' }, messages),
+        output: this.output,
       }),
     );
     this.recorder.endConversation('main');
-    return this.finish({
+    const done: OrchestratorResult = {
       output: result.output,
       status: result.status,
       complexity: 'simple',
       steps: [],
       revisions: 0,
       usage: emptyUsage(),
-    });
+    };
+    if (result.object !== undefined) done.object = result.object;
+    return this.finish(done);
   }
 
-  /** Scans the answer (the transcript keeps what the scan returns), records it, and returns the result. */
+  /**
+   * Makes the answer's object (with an output schema), scans the answer (the
+   * transcript keeps what the scan returns), records it, and returns the result.
+   */
   private async finish(result: OrchestratorResult): Promise<OrchestratorResult> {
+    const { output } = this;
+    let done = output ? await withRunObject(this.scope, this.parts, result, output) : result;
     const guardrails = this.parts.options.guardrails;
     if (guardrails) {
-      const verdict = await guardrails.checkOutput(result.output, { emit: this.bus, signal: this.signal });
-      result.output = verdict.text;
+      const verdict = await guardrails.checkOutput(done.output, { emit: this.bus, signal: this.signal });
+      if (output && verdict.text !== done.output) done = await guardedObject(done, output, verdict.text);
+      else done.output = verdict.text;
     }
-    await this.recorder.phase('done', { status: 'completed', output: result.output });
-    return result;
+    await this.recorder.phase('done', { status: 'completed', output: done.output });
+    return done;
   }
 }

@@ -10,6 +10,7 @@ import type { Sandbox } from '../../core/sandbox.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
+import type { Schema } from '../../model/schema.js';
 import type { ChatModel } from '../../model/types.js';
 import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import type { InterruptBus } from '../../safety/approvals/interrupt-bus.js';
@@ -62,8 +63,11 @@ export const DEFAULT_SKILL_MODES: Readonly<Record<string, SkillMode>> = {
   image: { skill: 'image_generation', param: 'prompt' },
 };
 
-/** Options of an {@link Orchestrator}. Defaults are the seeds'. */
-export interface OrchestratorOptions {
+/**
+ * Options of an {@link Orchestrator}. Defaults are the seeds'. `T` is the
+ * type of the result's `object`, read from `output` (any schema when not given).
+ */
+export interface OrchestratorOptions<T = any> {
   /** Decides, plans, writes enhanced instructions, takes failed steps over, revises. */
   planner: ChatModel;
   /** Runs simple tasks and plan steps. May be the same model as `planner`. */
@@ -111,8 +115,8 @@ export interface OrchestratorOptions {
    * runtime are the orchestrator's.
    */
   plannerOptions?: Partial<Omit<PlannerOptions, 'model' | 'invoker' | 'runtime'>>;
-  /** Options for the executors (iterations, tier, streaming, context management, …). */
-  executorOptions?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'runtime'>>;
+  /** Options for the executors (iterations, tier, streaming, context management, …); `output` is the orchestrator's own. */
+  executorOptions?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'runtime' | 'output'>>;
   /** Specialist agents: `mode: '<agent>'` runs one directly; with `router`, the router picks one. */
   handoffs?: HandoffManager;
   /** Routes a task to an agent of `handoffs`; the default agent means the plan-or-not flow. */
@@ -162,6 +166,12 @@ export interface OrchestratorOptions {
   prices?: PriceTable | false;
   /** Limits of every run (tokens, cost, tool calls, wall clock); see docs/cost.md. */
   budget?: RunBudgetLimits;
+  /**
+   * Every run's answer is an object of this schema (zod 4, any Standard
+   * Schema, or `jsonSchema()`): the result carries it as `object` and its
+   * JSON as `output` (docs/structured-output.md).
+   */
+  output?: Schema<T>;
 }
 
 /** Options of one run. */
@@ -171,11 +181,15 @@ export interface OrchestratorRunOptions {
   mode?: string;
   /** Limits of this run, over the orchestrator's `budget`. */
   budget?: RunBudgetLimits;
+  /** This run's answer is an object of this schema, over the orchestrator's `output`. */
+  output?: Schema;
 }
 
 /** Options of {@link Orchestrator.resume}. */
 export interface ResumeOptions {
   signal?: AbortSignal;
+  /** The resumed run's answer is an object of this schema, over the orchestrator's `output`. */
+  output?: Schema;
   /** Limits of the resumed run, over the orchestrator's `budget`; what the run spent before counts. */
   budget?: RunBudgetLimits;
   /**
@@ -206,4 +220,14 @@ export interface OrchestratorResult {
   checkpoints?: CheckpointReport;
   /** Why a `partial` run stopped early, e.g. a `RunError` of kind `budget`. */
   error?: TandemError;
+  /** The answer as an object of the output schema (then `output` is its JSON); absent without one. */
+  object?: unknown;
 }
+
+/** The result of a run whose output schema makes objects of type `T`. */
+export type StructuredOrchestratorResult<T> = OrchestratorResult & { object: T };
+
+/** The result of an {@link Orchestrator} with `output` of type `T`: structured, or plain when `T` is `undefined`. */
+export type OrchestratorResultOf<T> = [T] extends [undefined]
+  ? OrchestratorResult
+  : StructuredOrchestratorResult<T>;

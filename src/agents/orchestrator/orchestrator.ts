@@ -11,6 +11,8 @@ import { type PriceLookup, pricesOption } from '../../core/pricing.js';
 import { isBudgetStop, RunBudget, watchBudget } from '../../core/run-budget.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
+import type { Schema } from '../../model/schema.js';
+import { outputFormat } from '../../model/structured.js';
 import { parseRunState, type RunState } from '../../state/run-state.js';
 import { Run, type RunInit } from '../run.js';
 import { buildParts, defersApprovals, type OrchestrationParts } from './collaborators.js';
@@ -18,19 +20,22 @@ import { Orchestration } from './flow.js';
 import type {
   OrchestratorOptions,
   OrchestratorResult,
+  OrchestratorResultOf,
   OrchestratorRunOptions,
   ResumeOptions,
+  StructuredOrchestratorResult,
 } from './options.js';
 import { budgetStopped, pauseOnInterrupts, stopped } from './pause.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunScope } from './run-scope.js';
 import { runStepJob } from './run-step-job.js';
 import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
+import { savedObject } from './structured-result.js';
 
-/** A running orchestration: a {@link Run} whose state can be saved. */
-export class OrchestratorRun extends Run<OrchestratorResult> {
+/** A running orchestration: a {@link Run} whose state can be saved. `R` is its result (with `object` when structured). */
+export class OrchestratorRun<R extends OrchestratorResult = OrchestratorResult> extends Run<R> {
   constructor(
-    init: RunInit<OrchestratorResult>,
+    init: RunInit<R>,
     private readonly recorder: RunRecorder,
   ) {
     super(init);
@@ -42,8 +47,12 @@ export class OrchestratorRun extends Run<OrchestratorResult> {
   }
 }
 
-/** Drives whole runs. See the module docs for the lifecycle. */
-export class Orchestrator {
+/**
+ * Drives whole runs. See the module docs for the lifecycle. With an `output`
+ * schema (on the orchestrator or one run), the result also carries the
+ * answer as an `object` of the schema's type.
+ */
+export class Orchestrator<T = undefined> {
   private readonly options: OrchestratorOptions;
   private readonly runtime: Runtime;
   private readonly parts: OrchestrationParts;
@@ -51,12 +60,13 @@ export class Orchestrator {
   private readonly defersApprovals: boolean;
   private readonly prices: PriceLookup | undefined;
 
-  /** @throws ConfigError for an unknown `onCheckpointError` or invalid `plannerOptions`. */
-  constructor(options: OrchestratorOptions) {
+  /** @throws ConfigError for an unknown `onCheckpointError`, invalid `plannerOptions`, or an `output` that is not a schema with a JSON Schema. */
+  constructor(options: OrchestratorOptions<T>) {
     const policy = options.onCheckpointError;
     if (policy !== undefined && policy !== 'warn' && policy !== 'fail') {
       throw new ConfigError(`onCheckpointError must be 'warn' or 'fail', got ${JSON.stringify(policy)}`);
     }
+    if (options.output !== undefined) outputFormat(options.output);
     this.options = options;
     this.prices = pricesOption(options.prices);
     this.runtime = resolveRuntime(options.runtime);
@@ -73,7 +83,13 @@ export class Orchestrator {
   }
 
   /** Starts a run. Consume it with `for await`, `run.on(type, fn)` or `await run.result`. */
-  run(task: string, options: OrchestratorRunOptions = {}): OrchestratorRun {
+  run<U>(
+    task: string,
+    options: OrchestratorRunOptions & { output: Schema<U> },
+  ): OrchestratorRun<StructuredOrchestratorResult<U>>;
+  run(task: string, options?: OrchestratorRunOptions): OrchestratorRun<OrchestratorResultOf<T>>;
+  // The overloads type the result; one implementation serves both.
+  run(task: string, options: OrchestratorRunOptions = {}): OrchestratorRun<any> {
     return this.start({ runId: this.runtime.ids.next('run'), task }, emptyUsage(), options);
   }
 
@@ -84,7 +100,7 @@ export class Orchestrator {
    * {@link ResumeOptions}.
    * @throws RunStateError for a state of an unknown version or shape.
    */
-  resume(saved: unknown, options: ResumeOptions = {}): OrchestratorRun {
+  resume(saved: unknown, options: ResumeOptions = {}): OrchestratorRun<OrchestratorResultOf<T>> {
     const state = parseRunState(saved);
     for (const [id, response] of Object.entries(options.responses ?? {})) {
       const interrupt = state.interrupts.find((i) => i.id === id);
@@ -94,7 +110,7 @@ export class Orchestrator {
     if (state.approvedScopes?.length) this.options.approvals?.restoreScopes(state.approvedScopes);
     state.interrupts = [];
     if (state.status !== 'completed') state.status = 'running';
-    return this.start(state, { ...state.usage }, options);
+    return this.start(state, { ...state.usage }, options) as OrchestratorRun<OrchestratorResultOf<T>>;
   }
 
   private deliver(toolCallId: string | undefined, id: string, response: ResumeResponse): void {
@@ -110,6 +126,7 @@ export class Orchestrator {
     options: OrchestratorRunOptions,
   ): OrchestratorRun {
     const { signal, mode } = options;
+    const output = options.output ?? this.options.output;
     const { clock, tracing } = this.runtime;
     const bus = new EventBus({ runId: initial.runId, clock, usage, prices: this.prices, tracing });
     let run: OrchestratorRun | undefined;
@@ -135,7 +152,7 @@ export class Orchestrator {
         bus,
         signal,
         usage: () => usage,
-        body: (runSignal) => this.body({ bus, recorder, signal: runSignal }, usage, abort, mode),
+        body: (runSignal) => this.body({ bus, recorder, signal: runSignal }, usage, abort, { mode, output }),
         complete: (r) => ({ output: r.output, status: r.status, usage: r.usage }),
       },
       recorder,
@@ -149,15 +166,15 @@ export class Orchestrator {
     scope: RunScope,
     usage: Usage,
     abort: (reason: unknown) => void,
-    mode: string | undefined,
+    how: { mode?: string; output?: Schema },
   ): Promise<OrchestratorResult> {
     const { bus, recorder, signal } = scope;
     bus.emit('run_started', { input: recorder.state.task });
     try {
       const result =
         recorder.state.status === 'completed'
-          ? completedResult(recorder.state)
-          : await new Orchestration(this.parts, bus, recorder, signal).run(mode);
+          ? await savedObject(scope, this.parts, completedResult(recorder.state), how.output)
+          : await new Orchestration(this.parts, bus, recorder, signal).run(how.mode, how.output);
       // The last save (phase `done`) may have failed after the work was done.
       if (recorder.fatal) throw recorder.fatal;
       result.usage = { ...usage };

@@ -1,13 +1,18 @@
 /**
  * Verification (seed 002): a cheap model judges whether the step results
- * answer the task — PASS, PARTIAL or FAIL — and a FAIL triggers a re-plan
+ * answer the task — PASS, PARTIAL or FAIL, as a line, or as a JSON object in
+ * the model's JSON mode when it has one — and a FAIL triggers a re-plan
  * (`replan.ts`).
  * @module
  */
+import { z } from 'zod/v4';
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
 import type { ModelInvoker } from '../../model/invoke.js';
+import { parseJSONLoose } from '../../model/json.js';
+import { outputFormat, responseFormatFor, structuredOutputMode } from '../../model/structured.js';
+import type { ResponseFormat } from '../../model/types.js';
 import type { StepRecord } from './dispatch.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
@@ -37,6 +42,18 @@ export const VERIFY_SYSTEM_PROMPT = [
   'FAIL: <what went wrong and what must be redone>',
 ].join('\n');
 
+/** The verifier's system prompt for a model with a JSON mode: the same judgement as one JSON object. */
+export const VERIFY_JSON_SYSTEM_PROMPT = [
+  "You check whether the results of a plan's steps accomplish the user's task.",
+  'Reply with one JSON object: {"verdict": "PASS" | "PARTIAL" | "FAIL", "reason": string}.',
+  'PASS: the task is done. PARTIAL: some of it is done (say what is missing). FAIL: it went wrong (say what must be redone).',
+].join('\n');
+
+const verdictSchema = z.object({
+  verdict: z.enum(['PASS', 'PARTIAL', 'FAIL']),
+  reason: z.string(),
+});
+
 /** Reads a verdict: the text before the first colon decides (seed 002). */
 export function parseVerdict(text: string): Verification {
   const trimmed = text.trim();
@@ -62,26 +79,46 @@ export async function verifyResults(input: {
 }): Promise<Verification> {
   if (input.steps.length === 0) return { verdict: 'pass', reason: 'No steps to verify.' };
   const lines = input.steps.map((s) => `- Step ${s.id}: ${s.status} - ${s.output.slice(0, 200)}`);
+  const format = verdictFormat(input.invoker);
   try {
     const response = await input.invoker.invoke(
       {
-        system: VERIFY_SYSTEM_PROMPT,
+        system: format ? VERIFY_JSON_SYSTEM_PROMPT : VERIFY_SYSTEM_PROMPT,
         messages: [
           {
             role: 'user',
             content: `<user_query>${input.task.slice(0, 500)}</user_query>\n\nStep results:\n${lines.join('\n')}`,
           },
         ],
+        ...(format ? { responseFormat: format } : {}),
       },
       // Not streamed, so no verdict tokens reach the UI; `emit` still carries retries, fallbacks and the span.
       { signal: input.signal, stream: false, emit: input.emit },
     );
     input.emit.emit('usage', { model: input.invoker.id, usage: response.usage, total: response.usage });
-    return parseVerdict(textOf(response.message));
+    return readVerdict(textOf(response.message));
   } catch (error) {
     if (isAbortError(error)) throw error;
     return { verdict: 'error', reason: `Verification failed: ${errorMessage(error)}` };
   }
+}
+
+/** The verdict's response format, for a model with a JSON mode; none for the others (they answer in a line). */
+function verdictFormat(invoker: ModelInvoker): ResponseFormat | undefined {
+  const mode = structuredOutputMode(invoker.model.info);
+  return responseFormatFor(outputFormat(verdictSchema, { name: 'verdict' }), mode);
+}
+
+/** A JSON verdict (its words read as a line is, whatever their case), or the line a model answered with. */
+function readVerdict(text: string): Verification {
+  let reply: { verdict?: unknown; reason?: unknown } = {};
+  try {
+    reply = parseJSONLoose(text, { expect: 'object' }) as typeof reply;
+  } catch {
+    return parseVerdict(text);
+  }
+  if (typeof reply.verdict !== 'string') return parseVerdict(text);
+  return parseVerdict(`${reply.verdict}: ${typeof reply.reason === 'string' ? reply.reason : ''}`);
 }
 
 /** The verify phase: the run's step results judged, recorded as phase `verifying`. */

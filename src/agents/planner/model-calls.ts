@@ -18,6 +18,7 @@ import {
   StructuredOutputError,
 } from '../../model/json.js';
 import { preview } from '../../model/json-candidates.js';
+import { structuredOutputMode } from '../../model/structured.js';
 import type { ModelRequest } from '../../model/types.js';
 import type { PlannerCallOptions } from './options.js';
 import { PlanError, type PlanErrorKind } from './plan-error.js';
@@ -30,8 +31,8 @@ export interface PlannerCallSettings {
   clock: Clock;
   attempts: number;
   delays: readonly number[];
-  /** Ask for `responseFormat: {type: 'json'}` on JSON operations. */
-  jsonMode: boolean;
+  /** JSON operations: the model's own JSON mode (undefined), at least plain JSON (true), or none (false). */
+  jsonMode: boolean | undefined;
 }
 
 const FAILURE_TEXT: Record<PlanErrorKind, string> = {
@@ -45,7 +46,11 @@ const FAILURE_TEXT: Record<PlanErrorKind, string> = {
 export class PlannerCalls {
   constructor(private readonly settings: PlannerCallSettings) {}
 
-  /** A JSON reply validated by `schema`; an invalid one is re-asked with the validation errors. */
+  /**
+   * A JSON reply validated by `schema`, in the model's native JSON mode
+   * unless `jsonMode` says otherwise; an invalid one is re-asked with the
+   * validation errors.
+   */
   json<T>(
     schema: z.ZodType<T>,
     system: string,
@@ -53,9 +58,12 @@ export class PlannerCalls {
     options: PlannerCallOptions,
     kind: PlanErrorKind,
   ): Promise<GenerateObjectResult<T>> {
-    const request = this.request(system, task, this.settings.jsonMode);
+    const { jsonMode, invoker } = this.settings;
+    const plain = jsonMode === true && structuredOutputMode(invoker.model.info) === 'none';
+    const request = this.request(system, task, plain);
+    const native = jsonMode !== false;
     return this.run(kind, options, (usage) =>
-      generateObject({ ...this.callOptions(request, options, usage), schema, expect: 'object' }),
+      generateObject({ ...this.callOptions(request, options, usage), schema, expect: 'object', native }),
     );
   }
 

@@ -25,7 +25,13 @@ export interface PlannerOptions {
   fallbackToSingleStep?: boolean;
   /** Replaces some or all system prompts. */
   prompts?: Partial<PlannerPrompts>;
-  /** Ask the provider for JSON output (`responseFormat: {type: 'json'}`) on decide / createPlan / revise. Default false. */
+  /**
+   * The provider's JSON output on decide / createPlan / revise. Default: the
+   * model's own mode (`ModelInfo.structuredOutput`) — the schema where the
+   * provider enforces one, plain JSON where it guarantees JSON, nothing for
+   * a model without either. `true` asks for plain JSON even then; `false`
+   * never asks.
+   */
   jsonMode?: boolean;
 }
 

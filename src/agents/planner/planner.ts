@@ -63,7 +63,7 @@ export class Planner {
       clock: resolveRuntime(options.runtime).clock,
       attempts,
       delays: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-      jsonMode: options.jsonMode ?? false,
+      jsonMode: options.jsonMode,
     });
     this.fallbackToSingleStep = options.fallbackToSingleStep ?? false;
   }

@@ -169,10 +169,11 @@ export function toCallOptions(
     if (choice) call.toolChoice = choice;
   }
   if (request.responseFormat) {
-    const { schema, name } = request.responseFormat;
+    const { schema, name, description } = request.responseFormat;
     call.responseFormat = { type: 'json' };
     if (schema) call.responseFormat.schema = schema;
     if (name) call.responseFormat.name = name;
+    if (description) call.responseFormat.description = description;
   }
   if (request.temperature !== undefined) call.temperature = request.temperature;
   if (request.maxOutputTokens !== undefined) call.maxOutputTokens = request.maxOutputTokens;

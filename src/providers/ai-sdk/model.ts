@@ -25,7 +25,12 @@ import type { SpecModel, SpecStreamPart } from './types.js';
 export interface FromAISDKOptions {
   /** Overrides `ChatModel.id` (default `aisdk:<provider>:<modelId>`, e.g. `aisdk:openai.responses:gpt-5`). */
   id?: string;
-  /** Capabilities reported as `ChatModel.info` (default: none claimed). */
+  /**
+   * Capabilities reported as `ChatModel.info`, over the default: structured
+   * output as the AI SDK's `responseFormat` with a schema (the provider
+   * honours it natively or falls back, and tandem validates either way);
+   * nothing else claimed.
+   */
   info?: ModelInfo;
 }
 
@@ -72,7 +77,7 @@ export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}):
 
   return {
     id,
-    info: options.info,
+    info: { structuredOutput: 'json_schema', ...options.info },
     async generate(request: ModelRequest, call?: CallOptions): Promise<ModelResponse> {
       const signal = call?.signal;
       try {

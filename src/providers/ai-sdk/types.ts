@@ -100,7 +100,7 @@ export interface CallOptionsOf<Data, Content> {
   prompt: PromptMessage<Data, Content>[];
   tools?: FunctionTool[];
   toolChoice?: { type: 'auto' | 'none' | 'required' } | { type: 'tool'; toolName: string };
-  responseFormat?: { type: 'json'; schema?: JsonSchema; name?: string };
+  responseFormat?: { type: 'json'; schema?: JsonSchema; name?: string; description?: string };
   temperature?: number;
   maxOutputTokens?: number;
   stopSequences?: string[];

@@ -14,6 +14,7 @@ import type {
 import { envVar } from '../shared/env.js';
 import { type HttpConfig, postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
+import { answerToolOf } from './answer-tool.js';
 import { type AnthropicModelSettings, toAnthropicBody } from './request.js';
 import { toModelResponse } from './response.js';
 import { anthropicStreamParts } from './stream.js';
@@ -55,6 +56,9 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
       contextWindow: 200_000,
       supportsTools: true,
       supportsJson: true,
+      // A forced answer tool; a request with tools cannot force it, so the answer is formatted after them.
+      structuredOutput: 'tool',
+      structuredOutputWithTools: false,
       supportsReasoning: settings.thinking !== undefined,
       ...settings.info,
     };
@@ -77,11 +81,12 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
       async generate(request: ModelRequest, call?: CallOptions): Promise<ModelResponse> {
         const response = await post(request, false, call?.signal);
         const body = await readJSONBody<AnthropicResponseBody>(response, call?.signal, ctx);
-        return toModelResponse(body, id);
+        return toModelResponse(body, id, answerToolOf(request.responseFormat));
       },
       async *stream(request: ModelRequest, call?: CallOptions): AsyncGenerator<ModelStreamPart> {
         const response = await post(request, true, call?.signal);
-        yield* anthropicStreamParts(readSSE(response, call?.signal, ctx), ctx);
+        const answer = answerToolOf(request.responseFormat);
+        yield* anthropicStreamParts(readSSE(response, call?.signal, ctx), ctx, answer);
       },
     };
   };

@@ -3,6 +3,7 @@
  * @module
  */
 import type { ModelRequest, ToolChoice } from '../../model/types.js';
+import { answerToolInstruction, answerToolOf, answerToolSpec } from './answer-tool.js';
 import { applyCacheBreakpoints, type CacheOptions } from './cache.js';
 import { toAnthropicMessages } from './messages.js';
 import type { AnthropicRequestBody, AnthropicTextBlock } from './wire.js';
@@ -37,7 +38,7 @@ function systemBlocks(system: ModelRequest['system']): { blocks: AnthropicTextBl
   return { blocks, flagged };
 }
 
-// Anthropic has no JSON mode; the instruction goes into the system prompt, never a user message.
+// Anthropic has no plain JSON mode; the instruction goes into the system prompt, never a user message.
 function jsonInstruction(format: NonNullable<ModelRequest['responseFormat']>): AnthropicTextBlock {
   const schema = format.schema ? ` matching this JSON Schema:\n${JSON.stringify(format.schema)}` : '';
   return { type: 'text', text: `Reply with a single JSON value only, no prose and no code fences,${schema}` };
@@ -57,7 +58,18 @@ function toolChoiceOf(
 }
 
 /**
- * Builds the request body for `model`. Never modifies `request`.
+ * Whether the answer tool can be forced: not beside tools the model may
+ * still call (unless the request allows none), and not with extended
+ * thinking, which refuses a forced tool.
+ */
+function forcible(request: ModelRequest, settings: AnthropicModelSettings): boolean {
+  const otherTools = request.toolChoice !== 'none' && (request.tools?.length ?? 0) > 0;
+  return !otherTools && settings.thinking === undefined;
+}
+
+/**
+ * Builds the request body for `model`. Never modifies `request`. A response
+ * format with a schema becomes the answer tool (`answer-tool.ts`).
  * @param inputMediaTypes - media types the model takes (`ModelInfo.inputMediaTypes`).
  * @throws ModelError `bad_request` for an image or file Anthropic or the model cannot take.
  */
@@ -68,7 +80,11 @@ export function toAnthropicBody(
   inputMediaTypes?: readonly string[],
 ): AnthropicRequestBody {
   const { blocks, flagged } = systemBlocks(request.system);
-  if (request.responseFormat?.type === 'json') blocks.push(jsonInstruction(request.responseFormat));
+  const answer = answerToolOf(request.responseFormat);
+  const forced = answer !== undefined && forcible(request, settings);
+  if (answer && !forced) blocks.push(answerToolInstruction(answer));
+  else if (request.responseFormat?.type === 'json' && !answer)
+    blocks.push(jsonInstruction(request.responseFormat));
   let messages = toAnthropicMessages(request.messages, {
     provider: 'anthropic',
     model,
@@ -89,13 +105,13 @@ export function toAnthropicBody(
     messages,
   };
   if (system) body.system = system;
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.parameters,
-    }));
-    const choice = toolChoiceOf(request.toolChoice, settings.parallelToolCalls);
+  const tools = answer && request.toolChoice === 'none' ? [] : (request.tools ?? []);
+  if (tools.length > 0 || answer) {
+    body.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    if (answer) body.tools.push(answerToolSpec(request.responseFormat!, answer));
+    const choice = forced
+      ? { type: 'tool', name: answer!.name }
+      : toolChoiceOf(request.toolChoice, settings.parallelToolCalls);
     if (choice) body.tool_choice = choice;
   }
   if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget };

@@ -8,6 +8,7 @@ import { ModelError } from '../../core/errors.js';
 import type { ReasoningPart, TextPart, ToolCallPart } from '../../core/messages.js';
 import type { Usage } from '../../core/usage.js';
 import type { FinishReason, ModelResponse } from '../../model/types.js';
+import { type AnswerTool, answerText } from './answer-tool.js';
 import { REDACTED_MARK } from './messages.js';
 import type { AnthropicResponseBody, AnthropicUsage } from './wire.js';
 
@@ -24,6 +25,11 @@ export function finishReasonOf(stopReason: string | null | undefined): FinishRea
     default:
       return 'stop';
   }
+}
+
+/** A reply that stopped to call only the answer tool has stopped: its answer is text. */
+export function answeredReason(reason: FinishReason, calledTools: boolean): FinishReason {
+  return reason === 'tool_calls' && !calledTools ? 'stop' : reason;
 }
 
 /**
@@ -51,8 +57,15 @@ export function redactedReasoning(data: string): ReasoningPart {
   };
 }
 
-/** Converts a `POST /v1/messages` reply body. */
-export function toModelResponse(body: AnthropicResponseBody, modelId: string): ModelResponse {
+/**
+ * Converts a `POST /v1/messages` reply body. A call of `answer` (the answer
+ * tool of a structured-output request) becomes the reply's text.
+ */
+export function toModelResponse(
+  body: AnthropicResponseBody,
+  modelId: string,
+  answer?: AnswerTool,
+): ModelResponse {
   if (!body || !Array.isArray(body.content)) {
     throw new ModelError('invalid_response', `${modelId}: reply has no content array`, {
       model: modelId,
@@ -72,6 +85,10 @@ export function toModelResponse(body: AnthropicResponseBody, modelId: string): M
         content.push(redactedReasoning(block.data));
         break;
       case 'tool_use':
+        if (block.name === answer?.name) {
+          content.push({ type: 'text', text: answerText(answer, block.input) });
+          break;
+        }
         content.push({
           type: 'tool_call',
           id: block.id,
@@ -83,7 +100,10 @@ export function toModelResponse(body: AnthropicResponseBody, modelId: string): M
   }
   const response: ModelResponse = {
     message: { role: 'assistant', content },
-    finishReason: finishReasonOf(body.stop_reason),
+    finishReason: answeredReason(
+      finishReasonOf(body.stop_reason),
+      content.some((part) => part.type === 'tool_call'),
+    ),
     usage: usageOf(body.usage),
   };
   if (body.id) response.responseId = body.id;

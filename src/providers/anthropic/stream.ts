@@ -2,16 +2,18 @@
  * Anthropic's server-sent events as {@link ModelStreamPart}s. Deltas carry the
  * content block index as their id, so the core aggregator rebuilds the blocks
  * in order; a tool call is announced by a `tool-call-delta` and completed by a
- * `tool-call` part when its block stops. An `error` event ends the stream
- * with a typed {@link ModelError}.
+ * `tool-call` part when its block stops — except the answer tool of a
+ * structured-output request, whose input streams as text. An `error` event
+ * ends the stream with a typed {@link ModelError}.
  * @module
  */
 import { ModelError } from '../../core/errors.js';
 import type { ModelStreamPart } from '../../model/types.js';
 import { errorFromBody, type ResponseErrorContext } from '../shared/errors.js';
 import { parseEventJSON } from '../shared/sse.js';
+import { type AnswerTool, answerText } from './answer-tool.js';
 import { REDACTED_MARK } from './messages.js';
-import { finishReasonOf, usageOf } from './response.js';
+import { answeredReason, finishReasonOf, usageOf } from './response.js';
 import type { AnthropicUsage } from './wire.js';
 
 /** One server-sent event: its `event:` name and `data:` text. */
@@ -62,13 +64,26 @@ function mergeUsage(into: AnthropicUsage, from: unknown): void {
   }
 }
 
-/** Converts Anthropic stream events to stream parts; throws {@link ModelError} on `error` events. */
+/** The answer tool's block: its input streams as text; a wrapped one is unwrapped when it stops. */
+interface OpenAnswer {
+  index: number;
+  /** Input of a wrapped answer, held until its block stops. */
+  held: string;
+}
+
+/**
+ * Converts Anthropic stream events to stream parts; throws {@link ModelError}
+ * on `error` events. `answer` is the request's answer tool, if any.
+ */
 export async function* anthropicStreamParts(
   events: AsyncIterable<RawEvent>,
   ctx: ResponseErrorContext,
+  answer?: AnswerTool,
 ): AsyncGenerator<ModelStreamPart> {
   const usage: AnthropicUsage = {};
   const calls = new Map<number, OpenToolCall>();
+  let open: OpenAnswer | undefined;
+  let called = false;
   let responseId: string | undefined;
   let stopReason: string | null | undefined;
   let stopped = false;
@@ -101,7 +116,12 @@ export async function* anthropicStreamParts(
             redacted: text(block.data),
             providerMetadata: { anthropic: { [REDACTED_MARK]: true } },
           };
+        } else if (block.type === 'tool_use' && answer && block.name === answer.name) {
+          open = { index, held: '' };
+          const input = record(block.input);
+          if (Object.keys(input).length > 0) yield* answerDelta(answer, open, JSON.stringify(input), id);
         } else if (block.type === 'tool_use') {
+          called = true;
           const input = record(block.input);
           const call = { id: text(block.id), name: text(block.name), args: '' };
           // Blocks normally start with `input: {}` and stream the JSON; a non-empty start input is the whole input.
@@ -118,6 +138,8 @@ export async function* anthropicStreamParts(
           yield { type: 'reasoning-delta', delta: text(delta.thinking), id };
         else if (delta.type === 'signature_delta') {
           yield { type: 'reasoning-delta', delta: '', id, signature: text(delta.signature) };
+        } else if (delta.type === 'input_json_delta' && open?.index === index) {
+          yield* answerDelta(answer!, open, text(delta.partial_json), id);
         } else if (delta.type === 'input_json_delta') {
           const call = calls.get(index);
           const fragment = text(delta.partial_json);
@@ -129,6 +151,10 @@ export async function* anthropicStreamParts(
         break;
       }
       case 'content_block_stop': {
+        if (open?.index === index) {
+          if (answer!.wrapped) yield { type: 'text-delta', delta: unwrapped(answer!, open.held), id };
+          open = undefined;
+        }
         const call = calls.get(index);
         if (call) {
           calls.delete(index);
@@ -156,11 +182,32 @@ export async function* anthropicStreamParts(
   }
   const finish: ModelStreamPart = {
     type: 'finish',
-    finishReason: finishReasonOf(stopReason),
+    finishReason: answeredReason(finishReasonOf(stopReason), called),
     usage: usageOf(usage),
   };
   if (responseId) finish.responseId = responseId;
   const written = usage.cache_creation_input_tokens;
   if (written) finish.providerMetadata = { anthropic: { cacheCreationInputTokens: written } };
   yield finish;
+}
+
+/** A piece of the answer tool's input: text at once, or held when the answer is wrapped. */
+function* answerDelta(
+  answer: AnswerTool,
+  open: OpenAnswer,
+  fragment: string,
+  id: string,
+): Generator<ModelStreamPart> {
+  if (!fragment) return;
+  if (answer.wrapped) open.held += fragment;
+  else yield { type: 'text-delta', delta: fragment, id };
+}
+
+/** The JSON of a wrapped answer's value; input that does not parse is passed on for the caller to judge. */
+function unwrapped(answer: AnswerTool, held: string): string {
+  try {
+    return answerText(answer, JSON.parse(held || '{}'));
+  } catch {
+    return held;
+  }
 }

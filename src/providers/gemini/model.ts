@@ -40,6 +40,9 @@ export type GeminiProvider = (modelId: string, settings?: GeminiSettings) => Cha
 
 const PROVIDER = 'gemini';
 
+// Gemini 3 takes function declarations and a response schema in one request; earlier models refuse the pair.
+const TOOLS_WITH_SCHEMA = /(?:^|\/)gemini-(?:[3-9]|\d{2,})/;
+
 // Gemini answers a bad API key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), which is an auth failure.
 function authFailure(error: unknown): unknown {
   if (!(error instanceof ModelError) || error.kind !== 'bad_request') return error;
@@ -69,6 +72,8 @@ export function createGemini(options: GeminiOptions = {}): GeminiProvider {
       contextWindow: 1_048_576,
       supportsTools: true,
       supportsJson: true,
+      structuredOutput: 'json_schema',
+      structuredOutputWithTools: TOOLS_WITH_SCHEMA.test(modelId),
       supportsReasoning: true,
       ...settings.info,
     };

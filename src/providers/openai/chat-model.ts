@@ -36,11 +36,14 @@ export class OpenAIChatModel implements ChatModel {
   ) {
     this.id = `${config.provider}:${modelId}`;
     this.ctx = { provider: config.provider, model: modelId };
-    this.maxTokensParam =
-      settings.maxTokensParam ?? (isOpenAIHost(config.baseURL) ? 'max_completion_tokens' : 'max_tokens');
+    const openai = isOpenAIHost(config.baseURL);
+    this.maxTokensParam = settings.maxTokensParam ?? (openai ? 'max_completion_tokens' : 'max_tokens');
     this.info = {
       supportsTools: true,
       supportsJson: true,
+      // Compatible servers vary: JSON mode is the common ground; `info` says when one takes schemas.
+      structuredOutput: openai ? 'json_schema' : 'json',
+      structuredOutputWithTools: openai,
       ...(isLocalURL(config.baseURL) ? { local: true } : {}),
       ...settings.info,
     };

@@ -118,14 +118,11 @@ export function chatRequestBody(
   }
   const format = request.responseFormat;
   if (format?.schema) {
-    body.response_format = {
-      type: 'json_schema',
-      json_schema: {
-        name: format.name ?? 'response',
-        schema: format.schema,
-        strict: settings.strictJsonSchema ?? false,
-      },
-    };
+    const jsonSchema: Record<string, unknown> = { name: format.name ?? 'response' };
+    if (format.description) jsonSchema.description = format.description;
+    jsonSchema.schema = format.schema;
+    jsonSchema.strict = settings.strictJsonSchema ?? false;
+    body.response_format = { type: 'json_schema', json_schema: jsonSchema };
   } else if (format) {
     body.response_format = { type: 'json_object' };
   }

@@ -56,9 +56,11 @@ function toolChoiceOf(choice: ModelRequest['toolChoice']): unknown {
 function textFormatOf(format: ModelRequest['responseFormat']): unknown {
   if (!format) return undefined;
   if (!format.schema) return { format: { type: 'json_object' } };
-  return {
-    format: { type: 'json_schema', name: format.name ?? 'response', schema: format.schema, strict: false },
-  };
+  const out: Record<string, unknown> = { type: 'json_schema', name: format.name ?? 'response' };
+  if (format.description) out.description = format.description;
+  out.schema = format.schema;
+  out.strict = false;
+  return { format: out };
 }
 
 /**

@@ -53,6 +53,8 @@ export function createOpenAIResponsesModel(
     info: settings.info ?? {
       supportsTools: true,
       supportsJson: true,
+      structuredOutput: 'json_schema',
+      structuredOutputWithTools: true,
       supportsReasoning: isReasoningModel(modelId, settings),
     },
 

@@ -1,0 +1,93 @@
+/**
+ * The object of a run with an output schema. A simple run's executor makes
+ * it itself (its loop asks for it); any other answer — a plan's finalized
+ * answer, an agent's, a skill's — is turned into it by one formatting call,
+ * which streams `partial_object` events; a saved run that completed holds it
+ * in its output already. An output guardrail that changes the answer must
+ * leave an answer that still matches.
+ * @module
+ */
+import { RunError } from '../../core/errors.js';
+import { emptyUsage } from '../../core/usage.js';
+import { directInvoker } from '../../model/invoke.js';
+import { extractObject, StructuredOutputError } from '../../model/json.js';
+import type { Schema } from '../../model/schema.js';
+import { DEFAULT_OUTPUT_REASKS, formatAnswer, type ObjectCall, outputPlan } from '../executor/index.js';
+import type { OrchestrationParts } from './collaborators.js';
+import type { OrchestratorResult } from './options.js';
+import type { RunScope } from './run-scope.js';
+
+/** `result` with its object: as the executor made it, or from one formatting call. */
+export async function withRunObject(
+  scope: RunScope,
+  parts: OrchestrationParts,
+  result: OrchestratorResult,
+  schema: Schema,
+): Promise<OrchestratorResult> {
+  if (result.object !== undefined) return result;
+  const structured = await formatAnswer(
+    objectCall(scope, parts, schema),
+    scope.recorder.state.task,
+    result.output,
+  );
+  return { ...result, output: structured.json, object: structured.object };
+}
+
+/** The result of a saved run that completed: its recorded output is the object's JSON, or is formatted. */
+export async function savedObject(
+  scope: RunScope,
+  parts: OrchestrationParts,
+  result: OrchestratorResult,
+  schema: Schema | undefined,
+): Promise<OrchestratorResult> {
+  if (!schema) return result;
+  try {
+    const { object, json } = await extractObject(result.output, schema);
+    return { ...result, output: json, object };
+  } catch (error) {
+    if (!(error instanceof StructuredOutputError)) throw error;
+  }
+  return withRunObject(scope, parts, result, schema);
+}
+
+/**
+ * `result` after the output guardrail replaced its answer with `text`: the
+ * object `text` still holds.
+ * @throws RunError `guardrail` when the changed answer no longer matches the schema.
+ */
+export async function guardedObject(
+  result: OrchestratorResult,
+  schema: Schema,
+  text: string,
+): Promise<OrchestratorResult> {
+  try {
+    const { object, json } = await extractObject(text, schema);
+    return { ...result, output: json, object };
+  } catch (error) {
+    if (!(error instanceof StructuredOutputError)) throw error;
+    throw new RunError(
+      'guardrail',
+      'The output guardrail changed the answer, which no longer matches the output schema',
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** The formatting call: the finalizer model (else the executor's), on the run's signal and events. */
+function objectCall(scope: RunScope, parts: OrchestrationParts, schema: Schema): ObjectCall {
+  const { options, runtime, finalizer } = parts;
+  const invoker = finalizer.invoker ?? (options.invoker ?? directInvoker)(options.executor);
+  const reasks = options.executorOptions?.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS;
+  return {
+    invoker,
+    plan: outputPlan(schema, invoker.model, false, reasks),
+    clock: runtime.clock,
+    signal: scope.signal,
+    emit: scope.bus.scope({ agent: 'finalizer' }),
+    // The run's bus sums the `usage` event this call emits.
+    usage: emptyUsage(),
+    stream: options.executorOptions?.stream !== false,
+  };
+}
