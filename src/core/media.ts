@@ -242,6 +242,12 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   csv: 'text/csv',
   html: 'text/html',
   json: 'application/json',
+  css: 'text/css',
+  js: 'text/javascript',
+  cjs: 'text/javascript',
+  mjs: 'text/javascript',
+  py: 'text/x-python',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
 /** The media type a file name's extension implies, or `undefined` for an unknown extension. */

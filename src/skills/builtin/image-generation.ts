@@ -8,14 +8,13 @@
 import { z } from 'zod/v4';
 import { errorMessage } from '../../core/errors.js';
 import type { GeneratedImage, ImageModel } from '../../core/image-model.js';
+import { extensionOf, fromBase64 } from '../../core/media.js';
 import type { SkillContext } from '../context.js';
 import { defineSkill } from '../define-skill.js';
 import { skillStage } from '../research/pipeline.js';
 import { BuiltinSkillError } from './errors.js';
 import {
   artifactSchema,
-  extensionOf,
-  fromBase64,
   imagePartSchema,
   inlineImage,
   invocationDir,

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod/v4';
+import { mediaTypeFromName, toBase64 } from '../../core/media.js';
 import type { ImagePart } from '../../core/messages.js';
 import type { Sandbox } from '../../core/sandbox.js';
 import type { SkillContext } from '../context.js';
@@ -92,54 +93,9 @@ export function tail(text: string, chars = 2000): string {
   return text.length > chars ? `…${text.slice(-chars)}` : text;
 }
 
-/** Base64 of `bytes`, without `node:` modules. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-/** The bytes of base64 text. */
-export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-const MEDIA_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  pdf: 'application/pdf',
-  csv: 'text/csv',
-  json: 'application/json',
-  html: 'text/html',
-  css: 'text/css',
-  js: 'text/javascript',
-  cjs: 'text/javascript',
-  mjs: 'text/javascript',
-  py: 'text/x-python',
-  md: 'text/markdown',
-  txt: 'text/plain',
-};
-
 /** The media type of a file by its extension (`application/octet-stream` when unknown). */
 export function mediaTypeOf(path: string): string {
-  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  return MEDIA_TYPES[extension] ?? 'application/octet-stream';
-}
-
-/** The extension of a media type, for files named after it (`png` when unknown). */
-export function extensionOf(mediaType: string): string {
-  const found = Object.entries(MEDIA_TYPES).find(([, type]) => type === mediaType);
-  return found?.[0] ?? 'png';
+  return mediaTypeFromName(path) ?? 'application/octet-stream';
 }
 
 /** The bytes of a workspace file (as UTF-8 text on sandboxes without `readBytes`). */
