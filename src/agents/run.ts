@@ -4,6 +4,7 @@
  * exactly one `complete` or `error` event.
  * @module
  */
+import { onAbort } from '../core/abort-listeners.js';
 import { AbortError, errorMessage, isAbortError, RunError, TandemError } from '../core/errors.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { EventPayloads, EventType, TandemEvent } from '../core/events.js';
@@ -58,12 +59,11 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
     this.bus = init.bus;
     this.runId = init.bus.runId;
     const unlink = linkAbort(init.signal, this.controller);
-    this.result = new Promise<T>((resolve, reject) => {
-      queueMicrotask(() => {
-        this.execute(init).then(resolve, reject).finally(unlink);
-      });
-    });
-    this.result.catch(noop);
+    // A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.
+    this.result = Promise.resolve().then(() => this.execute(init));
+    // Either also keeps an unobserved rejection from being reported.
+    if (unlink === noop) this.result.catch(noop);
+    else this.result.then(unlink, unlink);
   }
 
   /** True once the run emitted `complete` or `error`. */
@@ -148,7 +148,5 @@ export function linkAbort(parent: AbortSignal | undefined, controller: AbortCont
     controller.abort(parent.reason);
     return noop;
   }
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return () => parent.removeEventListener('abort', onAbort);
+  return onAbort(parent, () => controller.abort(parent.reason));
 }

@@ -11,6 +11,7 @@ import type { CompressHook } from '../model/invoke.js';
 import type { ModelRequest } from '../model/types.js';
 import { ContextCompressor } from './compressor.js';
 import type { CompressionResult, ContextCompressorOptions } from './compressor-options.js';
+import { ConversationTallies } from './conversation-tallies.js';
 import { withCompactionNote } from './system-note.js';
 import { TokenCounter } from './token-counter.js';
 
@@ -25,6 +26,11 @@ export interface ContextManagerOptions {
   emit?: Emitter;
   /** A recovery compression aims at this fraction of the provider's limit. Default 0.8. */
   recoveryRatio?: number;
+  /**
+   * Running counts shared with other managers of the same conversations
+   * (`contextPerConversation` shares one between its managers). Default: the manager's own.
+   */
+  tallies?: ConversationTallies;
 }
 
 /** What `prepareRequest` gets besides the request (the Executor's `PrepareRequestInfo` fits). */
@@ -62,16 +68,6 @@ interface Compaction {
   compacted: boolean;
 }
 
-/** Running count of the caller's messages `[base, length)`. */
-interface Tally {
-  base: number;
-  length: number;
-  first: Message | undefined;
-  last: Message | undefined;
-  tokens: number;
-  generation: number;
-}
-
 /**
  * Creates a context manager.
  *
@@ -87,8 +83,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const recoveryRatio = options.recoveryRatio ?? 0.8;
   if (options.contextWindow) compressor.setContextWindow(options.contextWindow);
 
+  const tallies = options.tallies ?? new ConversationTallies(counter);
   let compaction: Compaction | undefined;
-  let tally: Tally | undefined;
   let lastCount = 0;
   // After a compression that could not get under the threshold, wait for real growth before trying again.
   let retryAt = 0;
@@ -104,34 +100,6 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return undefined;
   };
 
-  // Tokens of messages[base, end): only the messages added since the last call are counted.
-  const countTail = (messages: readonly Message[], base: number): number => {
-    const t = tally;
-    let from = base;
-    let tokens = 0;
-    if (
-      t &&
-      t.base === base &&
-      t.generation === counter.generation &&
-      messages.length >= t.length &&
-      messages[base] === t.first &&
-      (t.length === base || messages[t.length - 1] === t.last)
-    ) {
-      from = t.length;
-      tokens = t.tokens;
-    }
-    for (let i = from; i < messages.length; i++) tokens += counter.countMessage(messages[i]!);
-    tally = {
-      base,
-      length: messages.length,
-      first: messages[base],
-      last: messages[messages.length - 1],
-      tokens,
-      generation: counter.generation,
-    };
-    return tokens;
-  };
-
   const remember = (source: readonly Message[], length: number, result: CompressionResult) => {
     compaction = {
       length,
@@ -141,7 +109,6 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       tokens: counter.countMessages(result.messages),
       compacted: result.method !== 'prune' || (compaction?.compacted ?? false),
     };
-    tally = undefined;
   };
 
   // The system prompt as sent: with the note once turns were compacted.
@@ -165,7 +132,6 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 
     reset() {
       compaction = undefined;
-      tally = undefined;
       lastSent = undefined;
       lastCount = 0;
       retryAt = 0;
@@ -177,7 +143,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       lastSignal = info.signal;
       const current = compactionFor(source);
       const base = current?.length ?? 0;
-      let total = fixedOf(request) + (current?.tokens ?? 0) + countTail(source, base);
+      let total = fixedOf(request) + (current?.tokens ?? 0) + tallies.count(source, base);
       let messages = current ? [...current.messages, ...source.slice(base)] : (source as Message[]);
 
       if (compressor.shouldCompress(total) && total >= retryAt) {
@@ -231,8 +197,9 @@ export type ContextFactoryOptions = Omit<ContextCompressorOptions, 'emit'> & { r
 /**
  * A factory of context managers, one per conversation, for the Executor's
  * `context` option: each execution gets its own compressor (its summary state
- * belongs to one conversation) while the token counter, and with it every
- * cached message count, is shared.
+ * belongs to one conversation) while the token counter, with every cached
+ * message count, and the running sums of each conversation are shared: a run
+ * on a known history counts only what it adds.
  *
  * ```ts
  * new Executor({ model, context: contextPerConversation({ model, summarizer: flashModel }) });
@@ -241,9 +208,12 @@ export type ContextFactoryOptions = Omit<ContextCompressorOptions, 'emit'> & { r
 export function contextPerConversation(options: ContextFactoryOptions): () => ContextManager {
   const model = typeof options.model === 'string' ? options.model : options.model?.id;
   const counter = options.counter ?? new TokenCounter({ model });
+  const tallies = new ConversationTallies(counter);
+  const compressorOptions = { ...options, counter };
   return () =>
     createContextManager({
-      compressor: new ContextCompressor({ ...options, counter }),
+      compressor: new ContextCompressor(compressorOptions),
       recoveryRatio: options.recoveryRatio,
+      tallies,
     });
 }

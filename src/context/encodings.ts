@@ -1,14 +1,15 @@
 /**
- * Which tiktoken encoding a model uses, and the lazy loader of its rank data.
+ * Which tiktoken encoding a model uses, and the lazy loaders of its rank data.
  * Rank files are megabytes; they are imported on first use only, never by
  * importing the package.
  * @module
  */
+import { type BpeCounter, bpeCounter } from './bpe.js';
 
 /** The tiktoken encodings tandem counts with. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-/** The part of a tiktoken encoder the counter uses. */
+/** What {@link loadEncoding} returns: the part of a js-tiktoken encoder tandem exposes. */
 export interface Encoder {
   encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
 }
@@ -50,10 +51,31 @@ export function loadEncoding(name: EncodingName): Promise<Encoder> {
 }
 
 async function importEncoder(name: EncodingName): Promise<Encoder> {
+  const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), importRanks(name)]);
+  return new Tiktoken(ranks);
+}
+
+const counters = new Map<EncodingName, Promise<BpeCounter>>();
+
+/**
+ * Loads (once per process) the token counter of `name`: counts equal to the
+ * encoder's, without its per-call set-up. A failed load is retried on the next call.
+ */
+export function loadCounter(name: EncodingName): Promise<BpeCounter> {
+  let pending = counters.get(name);
+  if (!pending) {
+    pending = importRanks(name).then(bpeCounter);
+    counters.set(name, pending);
+    pending.catch(() => counters.delete(name));
+  }
+  return pending;
+}
+
+async function importRanks(name: EncodingName) {
   // Literal specifiers so bundlers can split each rank file into its own lazy chunk.
-  const [{ Tiktoken }, ranks] = await Promise.all([
-    import('js-tiktoken/lite'),
-    name === 'o200k_base' ? import('js-tiktoken/ranks/o200k_base') : import('js-tiktoken/ranks/cl100k_base'),
-  ]);
-  return new Tiktoken(ranks.default);
+  const ranks =
+    name === 'o200k_base'
+      ? await import('js-tiktoken/ranks/o200k_base')
+      : await import('js-tiktoken/ranks/cl100k_base');
+  return ranks.default;
 }

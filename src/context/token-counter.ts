@@ -6,7 +6,8 @@
  */
 import type { Message } from '../core/messages.js';
 import type { ModelRequest, SystemPart, ToolSpec } from '../model/types.js';
-import { type Encoder, type EncodingName, encodingForModel, loadEncoding } from './encodings.js';
+import type { BpeCounter } from './bpe.js';
+import { type EncodingName, encodingForModel, loadCounter } from './encodings.js';
 import { estimateTokens } from './estimate.js';
 import {
   estimateMediaTokens,
@@ -69,7 +70,7 @@ export class TokenCounter {
   readonly requestOverhead: number;
   /** Messages tokenized so far (cache misses); lets tests and benches see the work done. */
   messagesTokenized = 0;
-  private encoder: Encoder | undefined;
+  private encoder: BpeCounter | undefined;
   private loading: Promise<void> | undefined;
   private gen = 0;
   private readonly tokenize: ((text: string) => number) | undefined;
@@ -105,7 +106,7 @@ export class TokenCounter {
    */
   ready(): Promise<void> {
     if (this.method === 'custom' || this.method === 'estimate') return Promise.resolve();
-    this.loading ??= loadEncoding(this.method).then(
+    this.loading ??= loadCounter(this.method).then(
       (encoder) => {
         this.encoder = encoder;
         this.gen++;
@@ -121,7 +122,7 @@ export class TokenCounter {
   countText(text: string): number {
     if (!text) return 0;
     if (this.tokenize) return this.tokenize(text);
-    if (this.encoder) return this.encoder.encode(text, [], []).length;
+    if (this.encoder) return this.encoder.count(text);
     if (!this.loading && this.method !== 'estimate') void this.ready();
     return estimateTokens(text);
   }

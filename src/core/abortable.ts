@@ -5,13 +5,14 @@
  * the callee (its late rejection is swallowed, never an unhandled rejection).
  * @module
  */
+import { onAbort } from './abort-listeners.js';
 import { AbortError } from './errors.js';
 
 /**
  * `promise`, or a rejection with the signal's reason (as an {@link AbortError}
  * unless the reason is already an `Error` a caller may match on, such as a
  * timeout `ModelError`) as soon as `signal` aborts, whichever comes first.
- * Costs one listener while pending; nothing without a signal.
+ * Costs one entry in the signal's shared abort listener while pending; nothing without a signal.
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -20,18 +21,17 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(abortReason(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const stop = onAbort(signal, () => {
       promise.catch(ignore);
       reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error);
       },
     );

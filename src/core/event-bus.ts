@@ -21,6 +21,18 @@ import type { SpanRequest, TraceSpan } from './span.js';
 import type { Tracing } from './tracing.js';
 import { addUsage, emptyUsage, type Usage } from './usage.js';
 
+/** Key of {@link QueuedEvents}' synchronous take. */
+export const TAKE_QUEUED: unique symbol = Symbol('tandem.takeQueued');
+
+/**
+ * An iterator over a bus's events that also hands over, synchronously, the
+ * next event already queued for it (`undefined` when none is): a consumer
+ * that writes events in batches (SSE) takes a burst without a promise per event.
+ */
+export interface QueuedEvents extends AsyncIterator<TandemEvent> {
+  [TAKE_QUEUED](): TandemEvent | undefined;
+}
+
 /** Options of an {@link EventBus}. */
 export interface EventBusOptions {
   runId: string;
@@ -54,6 +66,16 @@ class IteratorQueue {
   get size(): number {
     return this.items.length - this.head;
   }
+  /** Hands `event` to the waiting consumer, or queues it. */
+  offer(event: TandemEvent): void {
+    const resolve = this.waiting;
+    if (resolve) {
+      this.waiting = undefined;
+      resolve({ value: event, done: false });
+    } else {
+      this.items.push(event);
+    }
+  }
   shift(): TandemEvent | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head]!;
@@ -78,16 +100,17 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   private seq = 0;
   private ended = false;
   private readonly clock: Clock;
-  private readonly emitter = new EventEmitter();
-  private readonly queues = new Set<IteratorQueue>();
+  // Made on first use (a listener, an iterator, a lagging consumer): a run nobody listens to pays for none.
+  private emitter: EventEmitter | undefined;
+  private queues: Set<IteratorQueue> | undefined;
   private readonly highWaterMark: number;
-  private drainWaiters: Array<() => void> = [];
-  private readonly guarded = new WeakMap<(event: any) => void, (event: any) => void>();
+  private drainWaiters: Array<() => void> | undefined;
+  private guarded: WeakMap<(event: any) => void, (event: any) => void> | undefined;
   private readonly onListenerError: (error: unknown, event: TandemEvent) => void;
   private readonly prices: PriceLookup | undefined;
   private readonly tracing: Tracing | undefined;
   private delivering = false;
-  private readonly deferred: Array<[EventType, EventPayloads[EventType], EventTags | undefined]> = [];
+  private deferred: Array<[EventType, EventPayloads[EventType], EventTags | undefined]> | undefined;
 
   constructor(options: EventBusOptions) {
     this.runId = options.runId;
@@ -118,26 +141,30 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
     if (this.ended) return;
     if (this.delivering) {
       // Emitted by a listener: after the event being delivered reached everyone, so all see seq order.
-      this.deferred.push([type, payload, tags]);
+      (this.deferred ??= []).push([type, payload, tags]);
       return;
     }
     this.delivering = true;
     try {
       this.deliver(type, payload, tags);
-      while (this.deferred.length > 0 && !this.ended) {
-        const [t, p, g] = this.deferred.shift()!;
+      const deferred = this.deferred;
+      while (deferred && deferred.length > 0 && !this.ended) {
+        const [t, p, g] = deferred.shift()!;
         this.deliver(t, p, g);
       }
     } finally {
       this.delivering = false;
-      this.deferred.length = 0;
+      if (this.deferred) this.deferred.length = 0;
     }
   }
 
   private deliver(type: EventType, payload: EventPayloads[EventType], tags: EventTags | undefined): void {
-    const event = { type, runId: this.runId, seq: ++this.seq, at: this.clock.now() } as TandemEvent;
-    if (tags) Object.assign(event, tags);
-    Object.assign(event, payload);
+    // One literal, one copy of each source: the payload's fields win over the tags'.
+    const event = (
+      tags
+        ? { type, runId: this.runId, seq: ++this.seq, at: this.clock.now(), ...tags, ...payload }
+        : { type, runId: this.runId, seq: ++this.seq, at: this.clock.now(), ...payload }
+    ) as TandemEvent;
     if (event.type === 'usage') {
       const price = event.usage.costUsd === undefined ? this.prices?.(event.model) : undefined;
       // A copy: the emitter's usage record may be its own running sum.
@@ -145,17 +172,12 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
       event.total = { ...addUsage(this.usage, event.usage) };
     }
     if (type === 'complete' || type === 'error') this.ended = true;
-    for (const queue of this.queues) {
-      if (queue.waiting) {
-        const resolve = queue.waiting;
-        queue.waiting = undefined;
-        resolve({ value: event, done: false });
-      } else {
-        queue.items.push(event);
-      }
+    if (this.queues) for (const queue of this.queues) queue.offer(event);
+    const emitter = this.emitter;
+    if (emitter) {
+      emitter.emit(type, event);
+      emitter.emit('*', event);
     }
-    this.emitter.emit(type, event);
-    this.emitter.emit('*', event);
     if (this.ended) this.finish();
   }
 
@@ -177,16 +199,16 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
 
   backpressure(): Promise<void> | undefined {
     let lagging = false;
-    for (const queue of this.queues) if (queue.size >= this.highWaterMark) lagging = true;
+    if (this.queues) for (const queue of this.queues) if (queue.size >= this.highWaterMark) lagging = true;
     if (!lagging) return undefined;
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    return new Promise((resolve) => (this.drainWaiters ??= []).push(resolve));
   }
 
   /** Listens to one event type (or `'*'` for all). */
   on<T extends EventType>(type: T, listener: Listener<T>): this;
   on(type: '*', listener: (event: TandemEvent) => void): this;
   on(type: string, listener: (event: any) => void): this {
-    this.emitter.on(type, this.guard(listener));
+    (this.emitter ??= new EventEmitter()).on(type, this.guard(listener));
     return this;
   }
 
@@ -194,7 +216,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   once<T extends EventType>(type: T, listener: Listener<T>): this;
   once(type: '*', listener: (event: TandemEvent) => void): this;
   once(type: string, listener: (event: any) => void): this {
-    this.emitter.once(type, this.guard(listener));
+    (this.emitter ??= new EventEmitter()).once(type, this.guard(listener));
     return this;
   }
 
@@ -202,8 +224,8 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   off<T extends EventType>(type: T, listener: Listener<T>): this;
   off(type: '*', listener: (event: TandemEvent) => void): this;
   off(type: string, listener: (event: any) => void): this {
-    const guarded = this.guarded.get(listener);
-    if (guarded) this.emitter.off(type, guarded);
+    const guarded = this.guarded?.get(listener);
+    if (guarded) this.emitter?.off(type, guarded);
     return this;
   }
 
@@ -213,6 +235,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
    * try/catch per call.
    */
   private guard(listener: (event: any) => void): (event: any) => void {
+    this.guarded ??= new WeakMap();
     let guarded = this.guarded.get(listener);
     if (!guarded) {
       guarded = (event: TandemEvent) => {
@@ -228,15 +251,15 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   }
 
   /** Events from now until the run ends. */
-  [Symbol.asyncIterator](): AsyncIterator<TandemEvent> {
+  [Symbol.asyncIterator](): QueuedEvents {
     const queue = new IteratorQueue();
     if (this.ended) queue.done = true;
-    else this.queues.add(queue);
+    else (this.queues ??= new Set()).add(queue);
     const release = () => {
       queue.done = true;
       queue.items = [];
       queue.head = 0;
-      this.queues.delete(queue);
+      this.queues?.delete(queue);
       this.checkDrain();
     };
     return {
@@ -258,33 +281,41 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
         release();
         return Promise.resolve({ value: undefined, done: true });
       },
+      [TAKE_QUEUED]: () => {
+        const item = queue.shift();
+        if (item) this.checkDrain();
+        return item;
+      },
     };
   }
 
   private finish(): void {
-    for (const queue of this.queues) {
-      queue.done = true;
-      if (queue.waiting && queue.size === 0) {
-        const resolve = queue.waiting;
-        queue.waiting = undefined;
-        this.queues.delete(queue);
-        resolve({ value: undefined, done: true });
+    const queues = this.queues;
+    if (queues) {
+      for (const queue of queues) {
+        queue.done = true;
+        if (queue.waiting && queue.size === 0) {
+          const resolve = queue.waiting;
+          queue.waiting = undefined;
+          queues.delete(queue);
+          resolve({ value: undefined, done: true });
+        }
       }
     }
     this.releaseDrainWaiters();
   }
 
   private checkDrain(): void {
-    if (this.drainWaiters.length === 0) return;
+    if (!this.drainWaiters?.length) return;
     const low = this.highWaterMark >> 1;
-    for (const queue of this.queues) if (queue.size > low) return;
+    if (this.queues) for (const queue of this.queues) if (queue.size > low) return;
     this.releaseDrainWaiters();
   }
 
   private releaseDrainWaiters(): void {
     const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.drainWaiters = undefined;
+    if (waiters) for (const resolve of waiters) resolve();
   }
 }
 
@@ -300,7 +331,8 @@ class ScopedEmitter implements Emitter {
     this.bus.dispatch(type, payload, this.tags);
   }
   scope(tags: EventTags): Emitter {
-    return new ScopedEmitter(this.bus, { ...this.tags, ...tags });
+    // Object.assign, not `{ ...a, ...b }`: in V8 a spread followed by more keys takes a slow path.
+    return new ScopedEmitter(this.bus, Object.assign({}, this.tags, tags));
   }
   backpressure(): Promise<void> | undefined {
     return this.bus.backpressure();

@@ -54,10 +54,12 @@ export class JobPublisher {
     return this.pending >= HIGH_WATER_MARK ? this.last.then(() => undefined) : undefined;
   }
 
-  /** Publishes the `end` marker after everything else and resolves once Redis has it. */
+  /**
+   * Publishes the `end` marker after everything else (commands on one
+   * connection reach Redis in order) and resolves once Redis has them all.
+   */
   async end(): Promise<void> {
-    await this.last;
-    await this.publish({ kind: 'end' });
+    await Promise.all([this.last, this.publish({ kind: 'end' })]);
   }
 }
 

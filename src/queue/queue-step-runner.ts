@@ -7,6 +7,7 @@
 import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { StepJob, StepJobContext, StepJobResult, StepRunner } from '../agents/orchestrator/index.js';
+import { onAbort } from '../core/abort-listeners.js';
 import { AbortError, errorMessage, isAbortError } from '../core/errors.js';
 import { type Clock, systemClock } from '../core/seams.js';
 import {
@@ -20,6 +21,7 @@ import {
 } from './channels.js';
 import { loadBullMQ, OwnedConnections, type QueueConnection } from './connection.js';
 import { QueueError } from './errors.js';
+import { type JobOutcome, JobWatch } from './job-watch.js';
 import { RemoteStep } from './remote-step.js';
 import { ChannelSubscriber } from './subscriber.js';
 
@@ -52,9 +54,8 @@ interface Parts {
   events: QueueEvents;
   main: Redis;
   subscriber: ChannelSubscriber;
+  watch: JobWatch;
 }
-
-type Outcome = { kind: 'done'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'timeout' };
 
 /**
  * A {@link StepRunner} dispatching steps through BullMQ. Job ids are
@@ -81,7 +82,8 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
     ...options.jobOptions,
   };
   let parts: Promise<Parts> | undefined;
-  const created: { queue?: Queue; events?: QueueEvents; subscriber?: ChannelSubscriber } = {};
+  const created: { queue?: Queue; events?: QueueEvents; subscriber?: ChannelSubscriber; watch?: JobWatch } =
+    {};
 
   const setUp = async (): Promise<Parts> => {
     const bullmq = await loadBullMQ();
@@ -91,7 +93,9 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
     created.subscriber = new ChannelSubscriber(await connections.subscriber());
     const events = options.events ?? created.events!;
     await events.waitUntilReady();
-    return { queue: options.queue ?? created.queue!, events, main, subscriber: created.subscriber };
+    created.watch = new JobWatch(events);
+    const queue = options.queue ?? created.queue!;
+    return { queue, events, main, subscriber: created.subscriber, watch: created.watch };
   };
 
   const runner = async (job: StepJob, context: StepJobContext): Promise<StepJobResult> => {
@@ -116,6 +120,7 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
   return Object.assign(runner, {
     async close(): Promise<void> {
       parts = undefined;
+      created.watch?.detach();
       created.subscriber?.detach();
       await created.events?.close();
       await created.queue?.close();
@@ -147,20 +152,25 @@ async function dispatch(
       timers.push(options.clock.setTimer(ms, resolve));
       promise.then(() => resolve());
     });
+  // Registered before the job exists, so its end cannot be missed.
+  const finished = parts.watch.wait(jobId);
+  timers.push(finished.cancel);
   try {
-    const outcome = await new Promise<Outcome>((resolve, reject) => {
-      const onAbort = () => reject(abortError(context.signal.reason));
-      context.signal.addEventListener('abort', onAbort, { once: true });
-      timers.push(() => context.signal.removeEventListener('abort', onAbort));
+    const outcome = await new Promise<JobOutcome>((resolve, reject) => {
+      // One listener on the run's signal however many steps are in flight.
+      if (context.signal.aborted) return reject(abortError(context.signal.reason));
+      timers.push(onAbort(context.signal, () => reject(abortError(context.signal.reason))));
       if (options.jobTimeoutMs !== undefined) {
         timers.push(options.clock.setTimer(options.jobTimeoutMs, () => resolve({ kind: 'timeout' })));
       }
+      finished.outcome.then(resolve);
       (async () => {
         // Subscribed before the job exists, so not even its first event can be missed.
         subscribed = parts.subscriber.subscribe(eventsChannel(jobId), (text) => remote.receive(text));
         await subscribed;
-        await parts.main.del(cancelKey(jobId));
         if (context.signal.aborted) return;
+        // Sent back to back on one connection: the stale marker is gone before the job exists.
+        const cleared = parts.main.del(cancelKey(jobId));
         try {
           added = await parts.queue.add(STEP_JOB_NAME, job, { ...options.jobOptions, jobId });
         } catch (error) {
@@ -168,12 +178,10 @@ async function dispatch(
             cause: error,
           });
         }
-        if (context.signal.aborted) return;
-        return added.waitUntilFinished(parts.events);
-      })().then(
-        (value) => resolve({ kind: 'done', value }),
-        (error: unknown) => resolve({ kind: 'failed', error }),
-      );
+        await cleared;
+        // A job of that id may have finished before this dispatch (a step dispatched again).
+        finished.settle(await finishedBefore(parts.queue, jobId));
+      })().catch((error: unknown) => resolve({ kind: 'failed', error }));
     }).catch(async (error: unknown) => {
       await cancel(parts, jobId, added, (ended) => wait(ended, END_GRACE_MS), remote);
       throw error;
@@ -185,8 +193,8 @@ async function dispatch(
           .message,
       );
     }
-    // The worker published everything before its job finished; the ping makes sure it all arrived.
-    await parts.subscriber.sync().catch(() => undefined);
+    // The worker published everything before its job finished: its end marker, or a ping behind it, proves it arrived.
+    if (!remote.hasEnded) await parts.subscriber.sync().catch(() => undefined);
     const saveError = await remote.settled();
     if (outcome.kind === 'failed') {
       const error = outcome.error instanceof QueueError ? outcome.error : jobFailed(jobId, outcome.error);
@@ -199,11 +207,23 @@ async function dispatch(
       : options.failed(jobFailed(jobId, 'the worker returned no step result').message);
   } finally {
     for (const cancelTimer of timers) cancelTimer();
-    await subscribed?.then(
+    // Not awaited: nothing of this job is read any more, and the next subscribe on the connection queues behind it.
+    subscribed?.then(
       (unsubscribe) => unsubscribe(),
       () => undefined,
     );
   }
+}
+
+/** The outcome of job `jobId` if it has already finished, from the queue itself. */
+async function finishedBefore(queue: Queue, jobId: string): Promise<JobOutcome | undefined> {
+  const state = await queue.getJobState(jobId);
+  if (state !== 'completed' && state !== 'failed') return undefined;
+  const job = await queue.getJob(jobId);
+  if (!job) return undefined;
+  return state === 'completed'
+    ? { kind: 'done', value: job.returnvalue }
+    : { kind: 'failed', error: new Error(job.failedReason) };
 }
 
 /**

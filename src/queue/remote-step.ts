@@ -12,6 +12,8 @@ import { decodeMessage } from './channels.js';
 export class RemoteStep {
   /** Resolves once the worker's `end` marker arrived. */
   readonly ended: Promise<void>;
+  /** True once the `end` marker arrived: everything the worker published is here. */
+  hasEnded = false;
   private markEnded!: () => void;
   private saves: Promise<void> = Promise.resolve();
   private saveError?: string;
@@ -47,6 +49,7 @@ export class RemoteStep {
         return;
       }
       case 'end':
+        this.hasEnded = true;
         this.markEnded();
     }
   }

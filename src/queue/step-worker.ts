@@ -10,7 +10,7 @@ import { cancelChannel, cancelKey, DEFAULT_QUEUE_NAME, eventsChannel, STEP_JOB_N
 import { loadBullMQ, OwnedConnections, type QueueConnection } from './connection.js';
 import { QueueError } from './errors.js';
 import { JobPublisher, PublishingEmitter } from './job-publisher.js';
-import { ChannelSubscriber } from './subscriber.js';
+import { PrefixSubscriber } from './subscriber.js';
 
 /** Options of {@link startStepWorker}. */
 export interface StepWorkerOptions {
@@ -48,7 +48,7 @@ export async function startStepWorker(options: StepWorkerOptions): Promise<StepW
   const bullmq = await loadBullMQ();
   const connections = new OwnedConnections(options.connection);
   const main = await connections.main();
-  const cancels = new ChannelSubscriber(await connections.subscriber());
+  const cancels = await PrefixSubscriber.open(await connections.subscriber(), cancelChannel(''));
 
   const processJob = async (job: Job<StepJob, StepJobResult>): Promise<StepJobResult> => {
     if (job.name !== STEP_JOB_NAME || !isStepJob(job.data)) {
@@ -57,7 +57,7 @@ export async function startStepWorker(options: StepWorkerOptions): Promise<StepW
     const jobId = job.id!;
     const controller = new AbortController();
     const stop = () => controller.abort(new QueueError('job_failed', `step job ${jobId} was cancelled`));
-    const unsubscribe = await cancels.subscribe(cancelChannel(jobId), stop);
+    const unsubscribe = cancels.listen(cancelChannel(jobId), stop);
     const publisher = new JobPublisher(main, eventsChannel(jobId));
     try {
       // Subscribed first, then the marker: a cancel sent before this worker listened is still seen.
@@ -68,7 +68,7 @@ export async function startStepWorker(options: StepWorkerOptions): Promise<StepW
         onConversation: (conversation, messages) => publisher.conversation(conversation, messages),
       });
     } finally {
-      await unsubscribe();
+      unsubscribe();
       await publisher.end();
     }
   };

@@ -62,3 +62,48 @@ export class ChannelSubscriber {
     await this.client.unsubscribe(name).catch(() => undefined);
   }
 }
+
+/**
+ * Every channel that starts with `prefix`, on one pattern subscription made
+ * once: a worker listens for the cancel of each job it takes without a
+ * SUBSCRIBE and an UNSUBSCRIBE round trip per job.
+ */
+export class PrefixSubscriber {
+  private readonly handlers = new Map<string, Set<(message: string) => void>>();
+  private readonly onMessage = (_pattern: string, channel: string, message: string) => {
+    const handlers = this.handlers.get(channel);
+    if (handlers) for (const handler of handlers) handler(message);
+  };
+
+  private constructor(private readonly client: Redis) {
+    client.on('pmessage', this.onMessage);
+  }
+
+  /** Subscribes `client` to every channel starting with `prefix`; resolves once Redis confirmed it. */
+  static async open(client: Redis, prefix: string): Promise<PrefixSubscriber> {
+    const subscriber = new PrefixSubscriber(client);
+    await client.psubscribe(`${prefix}*`);
+    return subscriber;
+  }
+
+  /** Calls `handler` with every message on `channel` until the returned function is called. */
+  listen(channel: string, handler: (message: string) => void): () => void {
+    let handlers = this.handlers.get(channel);
+    if (!handlers) {
+      handlers = new Set();
+      this.handlers.set(channel, handlers);
+    }
+    handlers.add(handler);
+    const current = handlers;
+    return () => {
+      current.delete(handler);
+      if (current.size === 0 && this.handlers.get(channel) === current) this.handlers.delete(channel);
+    };
+  }
+
+  /** Stops dispatching messages (the connection is closed by its owner). */
+  detach(): void {
+    this.client.off('pmessage', this.onMessage);
+    this.handlers.clear();
+  }
+}

@@ -6,11 +6,13 @@
  * Each event is one frame, `id: <seq>\nevent: <type>\ndata: <json>\n\n`. The
  * data is the whole event as one line of JSON — JSON escapes every CR and LF
  * inside strings, so a frame never splits — and `id` lets a reconnecting
- * `EventSource` send `Last-Event-ID`. The stream pulls the next event only
- * when the client has taken the previous one, so a slow client leaves events
- * in the run's iterator queue, where the bus's backpressure applies.
+ * `EventSource` send `Last-Event-ID`. The stream pulls only when the client
+ * has taken the previous chunk, and then takes the events the run has
+ * already queued (up to 64) as one chunk, so a slow client leaves events in
+ * the run's iterator queue, where the bus's backpressure applies.
  * @module
  */
+import { type QueuedEvents, TAKE_QUEUED } from '../core/event-bus.js';
 import { type EventType, isTerminalEvent, type TandemEvent } from '../core/events.js';
 import { type CancelTimer, type Clock, systemClock } from '../core/seams.js';
 
@@ -77,6 +79,9 @@ export const EVENT_TYPES: readonly EventType[] = Object.keys(ALL_TYPES) as Event
 const encoder = new TextEncoder();
 const PING = encoder.encode(': ping\n\n');
 const noop = () => {};
+/** Most events, and characters, in one chunk. */
+const MAX_BATCH = 64;
+const MAX_BATCH_CHARS = 64 * 1024;
 
 /** One event as an SSE frame. */
 export function formatSSE(event: TandemEvent): string {
@@ -172,8 +177,18 @@ export function toSSE(
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(formatSSE(result.value)));
-      if (isTerminalEvent(result.value) && finish(true)) controller.close();
+      // Events the run already queued go out in the same chunk: one encode and one enqueue per burst.
+      let text = formatSSE(result.value);
+      let last = result.value;
+      const take = (iterator as Partial<QueuedEvents>)[TAKE_QUEUED];
+      for (let n = 1; take && n < MAX_BATCH && text.length < MAX_BATCH_CHARS && !isTerminalEvent(last); n++) {
+        const queued = take.call(iterator);
+        if (!queued) break;
+        last = queued;
+        text += formatSSE(queued);
+      }
+      controller.enqueue(encoder.encode(text));
+      if (isTerminalEvent(last) && finish(true)) controller.close();
     },
     cancel() {
       finish(true);

@@ -7,7 +7,7 @@
 import type { ToolCallPart } from '../core/messages.js';
 import { parseArguments } from './arguments.js';
 import type { ToolRegistry } from './registry.js';
-import { type SchemaIssue, validateSchema } from './schema.js';
+import { checkSchema, type SchemaIssue, type SchemaValidation } from './schema.js';
 import type { Tool } from './types.js';
 
 /** Why a call does not run. */
@@ -92,7 +92,10 @@ export async function prepareToolCalls(
     };
   }
   const seen = calls.length > 1 ? new Map<string, string>() : undefined;
-  const prepared = calls.map(async (call, i): Promise<PreparedCall> => {
+  const prepared = new Array<PreparedCall | Promise<PreparedCall>>(calls.length);
+  let pending = false;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
     const { tool, requestedName } = tools[i]!;
     const raw = (parsed[i] as { value: Record<string, unknown> }).value;
     if (seen) {
@@ -100,25 +103,43 @@ export async function prepareToolCalls(
       const first = seen.get(key);
       if (first !== undefined) {
         const message = `Skipped: duplicate of tool call ${first} in this turn (same tool and arguments); see its result.`;
-        return { status: 'skipped', call, message, tool, args: raw };
+        prepared[i] = { status: 'skipped', call, message, tool, args: raw };
+        continue;
       }
       seen.set(key, call.id);
     }
-    const validated = await validateSchema(tool.parameters, raw);
-    if (!validated.success) {
-      return {
-        status: 'invalid_args',
-        call,
-        message: describeIssues(tool.name, validated.issues),
-        tool,
-        args: raw,
-      };
+    // Most schemas validate synchronously: those calls cost no promise.
+    const validated = checkSchema(tool.parameters, raw);
+    if (validated instanceof Promise) {
+      pending = true;
+      prepared[i] = validated.then((outcome) => readyCall(call, tool, raw, outcome, requestedName));
+    } else {
+      prepared[i] = readyCall(call, tool, raw, validated, requestedName);
     }
-    return requestedName === undefined
-      ? { status: 'ready', call, tool, args: validated.data }
-      : { status: 'ready', call, tool, args: validated.data, requestedName };
-  });
-  return { calls: await Promise.all(prepared), unknownTool: false, invalidJson: false };
+  }
+  const done = pending ? await Promise.all(prepared) : (prepared as PreparedCall[]);
+  return { calls: done, unknownTool: false, invalidJson: false };
+}
+
+function readyCall(
+  call: ToolCallPart,
+  tool: Tool,
+  raw: Record<string, unknown>,
+  validated: SchemaValidation<unknown>,
+  requestedName: string | undefined,
+): PreparedCall {
+  if (!validated.success) {
+    return {
+      status: 'invalid_args',
+      call,
+      message: describeIssues(tool.name, validated.issues),
+      tool,
+      args: raw,
+    };
+  }
+  return requestedName === undefined
+    ? { status: 'ready', call, tool, args: validated.data }
+    : { status: 'ready', call, tool, args: validated.data, requestedName };
 }
 
 function describeIssues(toolName: string, issues: readonly SchemaIssue[]): string {

@@ -6,16 +6,15 @@
  * @module
  */
 import pLimit from 'p-limit';
-import { AbortError, ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import { mediaSummary } from '../core/media.js';
 import type { MediaPart } from '../core/messages.js';
-import type { Sandbox } from '../core/sandbox.js';
-import { type CancelTimer, type Clock, systemClock } from '../core/seams.js';
-import { DEFAULT_MAX_OUTPUT_CHARS, toolOutputOf, truncateOutput } from './output.js';
+import { type Clock, systemClock } from '../core/seams.js';
+import { abortedText, type CallContext, invokeTool, type Settled } from './invoke.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './output.js';
 import { callPaths, pathsDisjoint } from './paths.js';
 import type { PreparedCall } from './prepare.js';
-import type { ToolContext } from './types.js';
 
 /** The result of one tool call. */
 export interface ToolOutcome {
@@ -75,14 +74,7 @@ export type ToolOutputFilter = (
 ) => string | Promise<string>;
 
 /** What {@link ToolRunner.run} needs from the run. */
-export interface RunToolsContext {
-  /** Aborts every unfinished call of the turn. */
-  signal: AbortSignal;
-  emit: Emitter;
-  runId: string;
-  stepId?: string;
-  agent?: string;
-  sandbox?: Sandbox;
+export interface RunToolsContext extends CallContext {
   gate?: ToolGate;
   filterOutput?: ToolOutputFilter;
   /** Asks the gate to defer approvals instead of waiting for them (a run that pauses to ask). */
@@ -111,14 +103,6 @@ export interface ToolRunnerOptions {
   clock?: Clock;
   /** Output cap for tools without their own `maxOutputChars`. Default 20 000. */
   maxOutputChars?: number;
-}
-
-interface Settled {
-  output: string;
-  isError: boolean;
-  attachments?: MediaPart[];
-  filtered?: boolean;
-  deferred?: true;
 }
 
 /** Executes a turn's tool calls. One runner serves any number of runs. */
@@ -174,134 +158,89 @@ export class ToolRunner {
       const start = this.clock.now();
       // A limiter only when the batch is larger than the cap: most turns need none.
       const limit = ready.length > this.concurrency ? pLimit(this.concurrency) : undefined;
-      const results = await Promise.all(
-        ready.map((i) => {
-          const call = prepared[i] as ReadyToolCall;
-          return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx);
-        }),
-      );
+      const started = ready.map((i) => {
+        const call = prepared[i] as ReadyToolCall;
+        return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx);
+      });
+      const results = started.some(isPromise) ? await Promise.all(started) : (started as ToolOutcome[]);
       for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
       ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
     } else {
       for (const i of ready) {
         emitCall(ctx.emit, prepared[i]!);
-        outcomes[i] = await this.limited(prepared[i] as ReadyToolCall, ctx);
+        const outcome = this.limited(prepared[i] as ReadyToolCall, ctx);
+        outcomes[i] = isPromise(outcome) ? await outcome : outcome;
       }
     }
     return outcomes;
   }
 
-  private readonly limited = (prepared: ReadyToolCall, ctx: RunToolsContext): Promise<ToolOutcome> =>
-    this.limiter ? this.limiter(() => this.execute(prepared, ctx)) : this.execute(prepared, ctx);
+  private readonly limited = (
+    prepared: ReadyToolCall,
+    ctx: RunToolsContext,
+  ): ToolOutcome | Promise<ToolOutcome> =>
+    this.limiter ? this.limiter(async () => this.execute(prepared, ctx)) : this.execute(prepared, ctx);
 
-  private readonly execute = async (prepared: ReadyToolCall, ctx: RunToolsContext): Promise<ToolOutcome> => {
+  /**
+   * Gate, tool, filter. A call whose gate decides and whose tool returns
+   * synchronously, without an output filter, completes synchronously.
+   */
+  private readonly execute = (
+    prepared: ReadyToolCall,
+    ctx: RunToolsContext,
+  ): ToolOutcome | Promise<ToolOutcome> => {
     const start = this.clock.now();
-    const { call, tool } = prepared;
-    let settled: Settled | undefined;
-    if (ctx.gate) {
-      try {
-        const decision = await ctx.gate(prepared, ctx);
-        if (decision && !decision.allow) {
-          settled = { output: decision.result, isError: decision.isError ?? true };
-          if (decision.deferred) settled.deferred = true;
-        }
-      } catch (error) {
-        settled = { output: `Error: ${errorMessage(error)}`, isError: true };
-      }
+    if (!ctx.gate) return this.invoke(prepared, ctx, start, undefined);
+    let decision: ReturnType<ToolGate>;
+    try {
+      decision = ctx.gate(prepared, ctx);
+    } catch (error) {
+      return this.invoke(prepared, ctx, start, gateFailure(error));
     }
-    if (!settled && ctx.signal.aborted) settled = { output: abortedText(tool.name), isError: true };
-    if (!settled) {
-      settled = await this.invoke(prepared, ctx);
-      if (ctx.filterOutput && !settled.isError) {
-        const { attachments } = settled;
-        settled = await filter(ctx.filterOutput, settled.output, prepared, ctx);
-        // The filter reads text; what it lets through keeps the tool's images and files.
-        if (attachments && !settled.isError) settled.attachments = attachments;
-      }
-    }
-    return this.complete(call.id, tool.name, tool.maxOutputChars, settled, this.clock.now() - start, ctx);
+    if (!isThenable(decision)) return this.invoke(prepared, ctx, start, denial(decision));
+    return Promise.resolve(decision).then(
+      (d) => this.invoke(prepared, ctx, start, denial(d)),
+      (error: unknown) => this.invoke(prepared, ctx, start, gateFailure(error)),
+    );
   };
 
-  /** Calls the tool; settles on its result, its timeout or the caller's abort, whichever comes first. */
-  private invoke({ call, tool, args }: ReadyToolCall, ctx: RunToolsContext): Promise<Settled> {
-    const timeoutMs = tool.timeoutMs;
-    // Without a timeout the call's signal would only mirror the caller's: share it.
-    const controller = timeoutMs === undefined ? undefined : new AbortController();
-    const emit = ctx.emit.scope({ parentId: call.id });
-    let done = false;
-    const toolCtx: ToolContext = {
-      signal: controller?.signal ?? ctx.signal,
-      runId: ctx.runId,
-      toolCallId: call.id,
-      stepId: ctx.stepId,
-      agent: ctx.agent,
-      sandbox: ctx.sandbox,
-      emit,
-      progress: (update) => {
-        if (!done) emit.emit('tool_progress', { ...update, id: call.id, name: tool.name });
-      },
-    };
-    return new Promise<Settled>((resolve) => {
-      let cancelTimer: CancelTimer | undefined;
-      const settle = (output: string, isError: boolean, attachments?: MediaPart[]) => {
-        done = true;
-        cancelTimer?.();
-        ctx.signal.removeEventListener('abort', onAbort);
-        resolve(attachments ? { output, isError, attachments } : { output, isError });
-      };
-      const settleValue = (value: unknown) => {
-        const read = toolOutputOf(value);
-        if ('invalid' in read) settle(`Error: ${read.invalid}`, true);
-        else settle(read.text, false, read.attachments);
-      };
-      const onAbort = () => {
-        if (done) return;
-        settle(abortedText(tool.name), true);
-        controller?.abort(ctx.signal.reason);
-      };
-      ctx.signal.addEventListener('abort', onAbort);
-      if (controller && timeoutMs !== undefined) {
-        cancelTimer = this.clock.setTimer(timeoutMs, () => {
-          if (done) return;
-          const message = `Tool '${tool.name}' timed out after ${timeoutMs} ms`;
-          settle(message, true);
-          controller.abort(new AbortError(message));
-        });
+  /** Runs the allowed call (`denied` answers it instead) and completes it. */
+  private invoke(
+    prepared: ReadyToolCall,
+    ctx: RunToolsContext,
+    start: number,
+    denied: Settled | undefined,
+  ): ToolOutcome | Promise<ToolOutcome> {
+    const settled =
+      denied ?? (ctx.signal.aborted ? { output: abortedText(prepared.tool.name), isError: true } : undefined);
+    if (settled) return this.completeCall(prepared, settled, start, ctx);
+    const invoked = invokeTool(prepared, ctx, this.clock);
+    const filterOutput = ctx.filterOutput;
+    if (!filterOutput) {
+      return isPromise(invoked)
+        ? invoked.then((s) => this.completeCall(prepared, s, start, ctx))
+        : this.completeCall(prepared, invoked, start, ctx);
+    }
+    return (async () => {
+      let result = await invoked;
+      if (!result.isError) {
+        const { attachments } = result;
+        result = await filter(filterOutput, result.output, prepared, ctx);
+        // The filter reads text; what it lets through keeps the tool's images and files.
+        if (attachments && !result.isError) result.attachments = attachments;
       }
-      let result: unknown;
-      try {
-        // With tracing, the tool runs with its span active: spans it starts nest under it.
-        const span = emit.span;
-        result = span
-          ? span(
-              {
-                kind: 'tool',
-                name: `execute_tool ${tool.name}`,
-                callId: call.id,
-                attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name },
-                input: args,
-              },
-              async () => tool.execute(args, toolCtx),
-            )
-          : tool.execute(args, toolCtx);
-      } catch (error) {
-        settle(`Error: ${errorMessage(error)}`, true);
-        return;
-      }
-      if (isThenable(result)) {
-        // A tool that outlives its timeout may still settle later: ignored, but handled.
-        result.then(
-          (value) => {
-            if (!done) settleValue(value);
-          },
-          (error) => {
-            if (!done) settle(`Error: ${errorMessage(error)}`, true);
-          },
-        );
-      } else {
-        settleValue(result);
-      }
-    });
+      return this.completeCall(prepared, result, start, ctx);
+    })();
+  }
+
+  private completeCall(
+    prepared: ReadyToolCall,
+    settled: Settled,
+    start: number,
+    ctx: RunToolsContext,
+  ): ToolOutcome {
+    const { call, tool } = prepared;
+    return this.complete(call.id, tool.name, tool.maxOutputChars, settled, this.clock.now() - start, ctx);
   }
 
   private complete(
@@ -382,12 +321,22 @@ function canRunConcurrently(prepared: readonly PreparedCall[], ready: readonly n
   return pathsDisjoint(paths);
 }
 
-function abortedText(name: string): string {
-  return `Tool '${name}' was aborted`;
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
-  );
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
+/** What a gate's decision settles the call with: `undefined` lets it run. */
+function denial(decision: GateDecision | undefined): Settled | undefined {
+  if (!decision || decision.allow) return undefined;
+  const settled: Settled = { output: decision.result, isError: decision.isError ?? true };
+  if (decision.deferred) settled.deferred = true;
+  return settled;
+}
+
+function gateFailure(error: unknown): Settled {
+  return { output: `Error: ${errorMessage(error)}`, isError: true };
 }

@@ -210,6 +210,32 @@ describe('queue: the step runner', () => {
     expect(await queue.getJobCounts('wait')).toEqual({ wait: 0 });
   });
 
+  it('dispatches 12 steps at once without a MaxListenersExceededWarning', async () => {
+    const queueName = fixture.queueName();
+    const steps = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}` }));
+    const remote = setup({ executor: steps.map((s) => ({ text: `done ${s.id}` })) });
+    await fixture.worker({ queueName, orchestrator: remote.orchestrator, concurrency: 12 });
+    const { orchestrator } = setup(
+      {
+        planner: [decideComplex, { text: planJson(steps) }],
+        verifier: [{ text: 'PASS: ok' }],
+        finalizer: [{ text: 'final' }],
+      },
+      { stepRunner: fixture.runner({ queueName }), stepConcurrency: 12 },
+    );
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const { result } = await collect(orchestrator, 'Twelve steps at once');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(result?.steps.map((s) => s.status)).toEqual(steps.map(() => 'completed'));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('refuses to start without a connection or a queue', () => {
     expect(() => queueStepRunner({})).toThrow(QueueError);
     expect(() => queueStepRunner({})).toThrow(expect.objectContaining({ kind: 'config' }));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Guardrails } from '../../src/safety/guardrails/guardrails.js';
 import { argStrings, toolArgsGuardrail } from '../../src/safety/guardrails/tool-args.js';
@@ -241,6 +241,53 @@ describe('Guardrails.toolGate', () => {
     expect(ran).toBe(1);
     expect(events.filter((e) => e.type === 'guardrail')).toEqual([
       expect.objectContaining({ stage: 'tool', rule: 'url.private_address', blocked: true }),
+    ]);
+  });
+});
+
+describe('Guardrails.toolGate: cost per call', () => {
+  async function readyCall(args: Record<string, unknown>) {
+    const fetchTool = defineTool({
+      name: 'fetch_url',
+      description: 'fetch',
+      parameters: z.object({ url: z.string() }),
+      execute: () => 'ok',
+    });
+    const { calls } = await prepareToolCalls(new ToolRegistry([fetchTool]), [
+      toolCall('fetch_url', args, 'a'),
+    ]);
+    return calls[0] as Extract<(typeof calls)[number], { status: 'ready' }>;
+  }
+
+  it('decides synchronously, with no timer and no abort listener, when every scan is synchronous', async () => {
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    const added = vi.spyOn(controller.signal, 'addEventListener');
+    const { bus } = collectingBus(clock);
+    const gate = new Guardrails({ clock }).toolGate();
+    const ctx = { signal: controller.signal, emit: bus, runId: 'run_1' };
+    expect(gate(await readyCall({ url: 'https://example.com' }), ctx)).toEqual({ allow: true });
+    expect(gate(await readyCall({ url: 'http://127.0.0.1/' }), ctx)).toMatchObject({ allow: false });
+    expect(clock.pending).toBe(0);
+    expect(added).not.toHaveBeenCalled();
+  });
+
+  it('still waits for a URL check that resolves the host, in argument order', async () => {
+    const clock = new FakeClock();
+    const { bus } = collectingBus(clock);
+    const resolve = async (host: string) => (host === 'internal.example' ? ['10.0.0.5'] : ['93.184.216.34']);
+    const gate = new Guardrails({ clock, tool: [toolArgsGuardrail({ url: { resolve } })] }).toolGate();
+    const ctx = { signal, emit: bus, runId: 'run_1' };
+    const pending = gate(await readyCall({ url: 'https://internal.example/x' }), ctx);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toMatchObject({ allow: false, result: expect.stringContaining('10.0.0.5') });
+    expect(
+      await scan('fetch', { a: 'https://ok.example', b: 'https://internal.example' }, { url: { resolve } }),
+    ).toEqual([
+      expect.objectContaining({
+        rule: 'url.resolves_private',
+        reason: expect.stringContaining('argument "b"'),
+      }),
     ]);
   });
 });

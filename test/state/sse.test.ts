@@ -71,14 +71,31 @@ describe('toSSE', () => {
     const reader = toSSE(b, { heartbeatMs: 0 }).getReader();
     b.emit('run_started', { input: 'hi' });
     b.emit('todo_update', { content: '# Plan\n- [ ] one\r\n', checked: 0, total: 1 });
-    const first = await reader.read();
-    expect(decoder.decode(first.value)).toBe(
-      'id: 1\nevent: run_started\ndata: {"type":"run_started","runId":"r1","seq":1,"at":0,"input":"hi"}\n\n',
+    const chunk = await reader.read();
+    expect(decoder.decode(chunk.value)).toBe(
+      'id: 1\nevent: run_started\ndata: {"type":"run_started","runId":"r1","seq":1,"at":0,"input":"hi"}\n\n' +
+        'id: 2\nevent: todo_update\ndata: {"type":"todo_update","runId":"r1","seq":2,"at":0,"content":"# Plan\\n- [ ] one\\r\\n","checked":0,"total":1}\n\n',
     );
-    const second = decoder.decode((await reader.read()).value);
-    expect(second).toBe(
-      'id: 2\nevent: todo_update\ndata: {"type":"todo_update","runId":"r1","seq":2,"at":0,"content":"# Plan\\n- [ ] one\\r\\n","checked":0,"total":1}\n\n',
-    );
+    await reader.cancel();
+  });
+
+  it('sends the events a run already queued in one chunk, and later ones as they come', async () => {
+    const { bus: b } = bus();
+    const reader = toSSE(b, { heartbeatMs: 0 }).getReader();
+    for (let i = 0; i < 3; i++) b.emit('token', { delta: `t${i}` });
+    expect(parse(decoder.decode((await reader.read()).value)).map((m) => m.id)).toEqual(['1', '2', '3']);
+    const next = reader.read();
+    b.emit('token', { delta: 'late' });
+    expect(parse(decoder.decode((await next).value)).map((m) => m.id)).toEqual(['4']);
+    await reader.cancel();
+  });
+
+  it('puts at most 64 events in one chunk', async () => {
+    const { bus: b } = bus();
+    const reader = toSSE(b, { heartbeatMs: 0 }).getReader();
+    for (let i = 0; i < 100; i++) b.emit('token', { delta: 'x' });
+    expect(parse(decoder.decode((await reader.read()).value))).toHaveLength(64);
+    expect(parse(decoder.decode((await reader.read()).value))).toHaveLength(36);
     await reader.cancel();
   });
 
@@ -159,7 +176,8 @@ describe('toSSE', () => {
   it('cancelling the stream (the client left) releases the bus queue and any paused producer', async () => {
     const { bus: b } = bus(4);
     const reader = toSSE(b, { heartbeatMs: 0 }).getReader();
-    for (let i = 0; i < 6; i++) b.emit('token', { delta: `t${i}` });
+    // More than two chunks of 64: the client took one, the stream holds one, the rest lags in the bus.
+    for (let i = 0; i < 140; i++) b.emit('token', { delta: `t${i}` });
     await reader.read();
     const paused = b.backpressure();
     expect(paused).toBeInstanceOf(Promise);

@@ -259,14 +259,33 @@ describe('ToolRunner', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it('removes its abort listeners from the caller signal once calls finish', async () => {
+  it('waits on the caller signal with one abort listener however many calls are pending', async () => {
     const tool = simpleTool('t', async ({ n }) => n, { parallelSafe: true, timeoutMs: 100 });
     const { runner, ctx, prepare, controller } = setup([tool]);
     const added = vi.spyOn(controller.signal, 'addEventListener');
-    const removed = vi.spyOn(controller.signal, 'removeEventListener');
-    await runner.run(await prepare(['t', { n: 1 }], ['t', { n: 2 }], ['t', { n: 3 }]), ctx);
-    expect(added).toHaveBeenCalledTimes(3);
-    expect(removed.mock.calls.map((c) => c[1])).toEqual(added.mock.calls.map((c) => c[1]));
+    const calls = Array.from({ length: 12 }, (_, n): [string, { n: number }] => ['t', { n }]);
+    await runner.run(await prepare(...calls), ctx);
+    await runner.run(await prepare(...calls), ctx);
+    expect(added).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves a finished call as it settled when the caller aborts later', async () => {
+    const tool = simpleTool('t', async ({ n }) => n);
+    const { runner, ctx, prepare, controller, events } = setup([tool]);
+    const [outcome] = await runner.run(await prepare(['t', { n: 1 }]), ctx);
+    controller.abort();
+    await flush();
+    expect(outcome).toMatchObject({ content: '1', isError: false });
+    expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(1);
+  });
+
+  it('settles a tool that returns synchronously without waiting on the caller signal', async () => {
+    const tool = simpleTool('sync', ({ n }) => n * 2);
+    const { runner, ctx, prepare, controller } = setup([tool]);
+    const added = vi.spyOn(controller.signal, 'addEventListener');
+    const [outcome] = await runner.run(await prepare(['sync', { n: 21 }]), ctx);
+    expect(outcome).toMatchObject({ content: '42', isError: false });
+    expect(added).not.toHaveBeenCalled();
   });
 
   it('ignores a timed-out tool that settles later', async () => {

@@ -24,29 +24,63 @@ export function callKey(toolName: string, args: unknown): string {
  * are sorted. Arrays keep their order (their items are normalised).
  */
 export function stableJson(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(normaliseString(value));
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'bigint') return `${value}n`;
-    return JSON.stringify(value) ?? 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(normaliseString(value));
+    case 'number':
+      // What JSON.stringify writes, without its call.
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return `${value}n`;
+    case 'object':
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return arrayJson(value);
+      return objectJson(value);
+    default:
+      return 'null';
   }
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + stableJson(value[i]);
-    return `${out}]`;
-  }
+}
+
+function arrayJson(value: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + stableJson(value[i]);
+  return `${out}]`;
+}
+
+function objectJson(value: object): string {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return JSON.stringify(value) ?? 'null';
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = Object.keys(record);
+  if (keys.length > 1 && !isSorted(keys)) keys.sort();
   let out = '{';
-  let first = true;
   for (const key of keys) {
     const item = record[key];
     if (item === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${stableJson(item)}`;
-    first = false;
+    out += `${out.length > 1 ? ',' : ''}${quotedKey(key)}:${stableJson(item)}`;
   }
   return `${out}}`;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
+}
+
+/** Quoted keys: argument names repeat call after call. */
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_LIMIT = 1000;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size >= QUOTED_KEYS_LIMIT) quotedKeys.clear();
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 const REPEATED_SLASHES = /\/{2,}/g;

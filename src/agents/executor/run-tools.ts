@@ -6,6 +6,7 @@
  * @module
  */
 import { RunError } from '../../core/errors.js';
+import type { ToolMessage } from '../../core/messages.js';
 import { classifyToolError } from '../../tools/error-category.js';
 import { type PreparedCall, prepareToolCalls } from '../../tools/prepare.js';
 import type { ToolOutcome } from '../../tools/runner.js';
@@ -49,7 +50,9 @@ export async function runTools(
     if (run.signal.aborted) return;
     if (outcome.deferred) deferred.push(outcome.toolName);
     else if (results.add(outcome) && calls.length > 1 && !results.complete) {
-      saving = saving.then(() => checkpointBatch(loop, results, at));
+      // The message is taken now: calls that settle in the same tick must not reach this checkpoint.
+      const message = results.message();
+      saving = saving.then(() => checkpointBatch(loop, message, at));
       // Awaited once the batch is done; until then a failed save must not count as unhandled.
       saving.catch(() => {});
     }
@@ -88,9 +91,9 @@ export async function runTools(
 }
 
 /** Checkpoints the conversation ending with the batch's results so far. */
-function checkpointBatch(loop: LoopState, results: BatchResults, at: number): void | Promise<void> {
+function checkpointBatch(loop: LoopState, message: ToolMessage, at: number): void | Promise<void> {
   const messages = loop.run.messages.slice(0, at);
-  messages.push(results.message());
+  messages.push(message);
   return loop.run.onCheckpoint?.(messages);
 }
 

@@ -21,12 +21,13 @@ import { runStepJob } from './run-step-job.js';
 import { stage } from './stage-events.js';
 import type { StepJob, StepRunner } from './step-job.js';
 import { findingsFor } from './step-prompt.js';
-import { checklistStore, type TodoStore, writeChecklist } from './todo-checklist.js';
+import { ChecklistWriter, checklistStore, type TodoStore } from './todo-checklist.js';
 import { type Verification, verifyPhase } from './verify.js';
 
 /** One run's planned path. */
 export class PlannedRun {
   private readonly todo: TodoStore;
+  private readonly checklist: ChecklistWriter;
   private readonly scope: RunScope;
 
   constructor(
@@ -36,6 +37,7 @@ export class PlannedRun {
     signal: AbortSignal,
   ) {
     this.todo = checklistStore(parts.options);
+    this.checklist = new ChecklistWriter(this.todo, bus);
     this.scope = { bus, recorder, signal };
   }
 
@@ -143,6 +145,6 @@ export class PlannedRun {
   }
 
   private writeTodo(progress: PlanProgress): Promise<void> {
-    return writeChecklist(this.todo, this.scope.bus, progress.plan, progress.order);
+    return this.checklist.write(progress.plan, progress.order);
   }
 }

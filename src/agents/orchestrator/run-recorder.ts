@@ -37,6 +37,29 @@ export interface CheckpointReport {
 /** What a refused checkpoint save does: `warn` counts it and the run goes on; `fail` ends the run. */
 export type CheckpointErrorPolicy = 'warn' | 'fail';
 
+/** A conversation as the executor checkpointed it: its array, and how much of it was recorded. */
+interface LiveConversation {
+  conversation: Omit<ConversationState, 'messages'>;
+  messages: readonly Message[];
+  length: number;
+  /** The last recorded message: a note may stand in its place during a model call. */
+  last: Message | undefined;
+}
+
+function copyOf({ conversation, messages, length, last }: LiveConversation): ConversationState {
+  const copy = messages.slice(0, length);
+  if (last !== undefined) copy[length - 1] = last;
+  return conversationState(conversation, copy);
+}
+
+function conversationState(
+  conversation: Omit<ConversationState, 'messages'>,
+  messages: Message[],
+): ConversationState {
+  // Object.assign, not `{ ...conversation, messages }`: in V8 a spread followed by more keys takes a slow path.
+  return Object.assign({}, conversation, { messages });
+}
+
 /** Records one run. */
 export class RunRecorder {
   readonly state: RunState;
@@ -45,6 +68,8 @@ export class RunRecorder {
   private records: ReadonlyMap<string, StepRecord> | undefined;
   private order: readonly StepRecord[] = [];
   private saving: Promise<void> = Promise.resolve();
+  /** Conversations recorded without a store, copied when a snapshot needs them. */
+  private readonly live = new Map<string, LiveConversation>();
   private readonly counts: CheckpointReport = { saved: 0, failed: 0 };
 
   constructor(
@@ -117,15 +142,23 @@ export class RunRecorder {
 
   /**
    * Records the conversation of the attempt in progress on `key` (a step id
-   * or `main`) and saves. The messages are copied: what the executor appends
-   * later (e.g. results of calls an abort cancelled) is not recorded.
+   * or `main`) and saves. What the executor appends later (e.g. results of
+   * calls an abort cancelled) is not recorded. With a store the messages are
+   * copied at once; without one, only their number is noted and the copy is
+   * made if a snapshot is taken (`run.state()`, a pause), so a run that
+   * never saves never copies.
    */
   conversation(
     key: string,
     conversation: Omit<ConversationState, 'messages'>,
     messages: readonly Message[],
   ): Promise<void> {
-    this.state.conversations[key] = { ...conversation, messages: messages.slice() };
+    if (!this.deps.store) {
+      const length = messages.length;
+      this.live.set(key, { conversation, messages, length, last: messages[length - 1] });
+      return this.save();
+    }
+    this.state.conversations[key] = conversationState(conversation, messages.slice());
     return this.save();
   }
 
@@ -137,6 +170,7 @@ export class RunRecorder {
 
   /** Forgets the conversation of a finished attempt. */
   endConversation(key: string): void {
+    this.live.delete(key);
     delete this.state.conversations[key];
   }
 
@@ -192,6 +226,7 @@ export class RunRecorder {
   }
 
   private sync(): void {
+    for (const [key, live] of this.live) this.state.conversations[key] = copyOf(live);
     this.state.usage = { ...this.deps.usage };
     this.state.updatedAt = this.deps.clock.now();
     const scopes = this.deps.approvals?.approvedScopes();

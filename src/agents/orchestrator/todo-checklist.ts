@@ -7,7 +7,7 @@
 import type { Emitter, PlanStepView } from '../../core/events.js';
 import type { Sandbox } from '../../core/sandbox.js';
 import type { Plan } from '../planner/index.js';
-import { type StepRecord, stepView } from './dispatch.js';
+import type { StepRecord } from './dispatch.js';
 
 /** Where the checklist lives between updates. */
 export interface TodoStore {
@@ -62,13 +62,26 @@ export function renderTodo(
   steps: readonly PlanStepView[],
   tools?: ReadonlyMap<string, string[]>,
 ): string {
-  let out = `# Task Plan${title ? `: ${title}` : ''}\n`;
+  let out = todoTitle(title);
   steps.forEach((step, i) => {
-    const mark = step.status === 'completed' ? 'x' : ' ';
-    out += `- [${mark}] Step ${i + 1}: ${step.description}${SUFFIX[step.status] ?? ''}\n`;
-    const hint = tools?.get(step.id);
-    if (hint?.length) out += `  - Tool: ${hint.join(', ')}\n`;
+    out += todoItem(step, i, tools?.get(step.id));
   });
+  return out;
+}
+
+function todoTitle(title: string): string {
+  return `# Task Plan${title ? `: ${title}` : ''}\n`;
+}
+
+/** One step's lines: its box, number, description and status, then its tools. */
+function todoItem(
+  step: Pick<PlanStepView, 'description' | 'status'>,
+  index: number,
+  tools: readonly string[] | undefined,
+): string {
+  const mark = step.status === 'completed' ? 'x' : ' ';
+  let out = `- [${mark}] Step ${index + 1}: ${step.description}${SUFFIX[step.status] ?? ''}\n`;
+  if (tools?.length) out += `  - Tool: ${tools.join(', ')}\n`;
   return out;
 }
 
@@ -92,19 +105,82 @@ export function checklistStore(options: { todoStore?: TodoStore; sandbox?: Sandb
   );
 }
 
-/** Renders the plan's checklist from its step records, stores it and emits `todo_update`. */
-export async function writeChecklist(
-  store: TodoStore,
-  emit: Emitter,
-  plan: Plan,
-  order: readonly StepRecord[],
-): Promise<void> {
-  const views: PlanStepView[] = order.map(stepView);
-  const content = renderTodo(plan.title, views, new Map(order.map((r) => [r.step.id, r.step.tools])));
-  try {
-    await store.write(content);
-  } catch {
-    // A checklist that cannot be saved must not fail the run; the event still carries it.
+/** A rendered part of the checklist, with the items it counts. */
+interface Rendered {
+  text: string;
+  checked: number;
+  total: number;
+}
+
+/** What a step's lines were rendered from. */
+interface RenderedItem extends Rendered {
+  index: number;
+  status: StepRecord['status'];
+  description: string;
+  tools: readonly string[] | undefined;
+}
+
+/**
+ * Writes a run's checklist at each step boundary: renders it from the step
+ * records, stores it and emits `todo_update`. A step's lines are rendered
+ * (and counted) again only when its status, text or place changed, so a
+ * write costs the steps that changed plus joining the rest, not a render
+ * and a scan of the whole plan.
+ */
+export class ChecklistWriter {
+  private title: (Rendered & { source: string }) | undefined;
+  private readonly items = new WeakMap<StepRecord, RenderedItem>();
+
+  constructor(
+    private readonly store: TodoStore,
+    private readonly emit: Emitter,
+  ) {}
+
+  async write(plan: Plan, order: readonly StepRecord[]): Promise<void> {
+    if (this.title?.source !== plan.title)
+      this.title = { source: plan.title, ...counted(todoTitle(plan.title)) };
+    let content = this.title.text;
+    let { checked, total } = this.title;
+    for (let i = 0; i < order.length; i++) {
+      const item = this.item(order[i]!, i);
+      content += item.text;
+      checked += item.checked;
+      total += item.total;
+    }
+    try {
+      await this.store.write(content);
+    } catch {
+      // A checklist that cannot be saved must not fail the run; the event still carries it.
+    }
+    this.emit.emit('todo_update', { content, checked, total });
   }
-  emit.emit('todo_update', { content, ...todoProgress(content) });
+
+  private item(record: StepRecord, index: number): RenderedItem {
+    const { status } = record;
+    const { description, tools } = record.step;
+    const cached = this.items.get(record);
+    if (
+      cached?.index === index &&
+      cached.status === status &&
+      cached.description === description &&
+      cached.tools === tools
+    ) {
+      return cached;
+    }
+    const item = {
+      index,
+      status,
+      description,
+      tools,
+      ...counted(todoItem({ description, status }, index, tools)),
+    };
+    this.items.set(record, item);
+    return item;
+  }
+}
+
+/** A part of the checklist with its items counted as {@link todoProgress} counts them in the whole. */
+function counted(text: string): Rendered {
+  // Every part starts at a line start, so a part's items are the whole checklist's items in it.
+  return { text, ...todoProgress(text) };
 }

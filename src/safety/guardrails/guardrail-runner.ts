@@ -12,6 +12,7 @@ import type {
   GuardrailAction,
   GuardrailCheck,
   GuardrailFinding,
+  GuardrailScanContext,
   GuardrailStage,
   GuardrailVerdict,
   ReportedFinding,
@@ -58,50 +59,87 @@ export async function runGuardrails<T>(
   subject: T,
   options: GuardrailRunOptions,
 ): Promise<GuardrailRunResult<T>> {
-  const findings: ReportedFinding[] = [];
-  let current = subject;
-  for (const guardrail of guardrails) {
+  return runStage(guardrails, subject, options);
+}
+
+/** Where a stage stands: the findings so far and the subject as rewritten so far. */
+interface StageState<T> {
+  findings: ReportedFinding[];
+  current: T;
+}
+
+/**
+ * {@link runGuardrails}, synchronous while the scans are: the verdict itself
+ * when every scan returned synchronously (the built-in tool scan without DNS
+ * does), a promise of it from the first scan that did not. Throws (or
+ * rejects with) {@link AbortError} when `options.signal` aborts.
+ */
+export function runStage<T>(
+  guardrails: readonly Guardrail<T>[],
+  subject: T,
+  options: GuardrailRunOptions,
+  from = 0,
+  state: StageState<T> = { findings: [], current: subject },
+): GuardrailRunResult<T> | Promise<GuardrailRunResult<T>> {
+  for (let i = from; i < guardrails.length; i++) {
+    const guardrail = guardrails[i]!;
     if (options.signal?.aborted) throw new AbortError(options.signal.reason);
-    const scanned = scanWithBudget(guardrail, current, options);
-    const outcome = scanned instanceof Promise ? await scanned : scanned;
-    if (options.signal?.aborted) throw new AbortError(options.signal.reason);
-    const defaultAction = guardrail.action ?? 'block';
-    let reported: GuardrailFinding[];
-    if (outcome.kind === 'done') {
-      reported = outcome.check.findings;
-      const { text } = outcome.check;
-      if (typeof current === 'string' && typeof text === 'string' && defaultAction !== 'log') {
-        current = text as T;
-      }
-    } else {
-      reported = [failureFinding(guardrail.name, outcome, guardrail.failClosed ?? options.failClosed)];
-    }
-    let blocked = false;
-    for (const finding of reported) {
-      const action: GuardrailAction = finding.action ?? defaultAction;
-      const entry: ReportedFinding = {
-        rule: finding.rule,
-        reason: finding.reason,
-        action,
-        blocked: action === 'block',
-        guardrail: guardrail.name,
-      };
-      findings.push(entry);
-      blocked ||= entry.blocked;
-      options.emit?.emit('guardrail', {
-        stage: options.stage,
-        rule: entry.rule,
-        action,
-        blocked: entry.blocked,
-        reason: entry.reason,
+    const scanned = scanWithBudget(guardrail, state.current, options);
+    if (scanned instanceof Promise) {
+      return scanned.then((outcome) => {
+        const verdict = applyScan(guardrail, outcome, state, options);
+        return verdict ?? runStage(guardrails, subject, options, i + 1, state);
       });
     }
-    if (blocked) {
-      const reason = findings.find((f) => f.blocked)?.reason;
-      return { blocked: true, findings, reason, subject: current };
-    }
+    const verdict = applyScan(guardrail, scanned, state, options);
+    if (verdict) return verdict;
   }
-  return { blocked: false, findings, subject: current };
+  return { blocked: false, findings: state.findings, subject: state.current };
+}
+
+/** Reports one scan's findings and applies its rewrite; the stage's verdict once it blocked. */
+function applyScan<T>(
+  guardrail: Guardrail<T>,
+  outcome: ScanOutcome,
+  state: StageState<T>,
+  options: GuardrailRunOptions,
+): GuardrailRunResult<T> | undefined {
+  if (options.signal?.aborted) throw new AbortError(options.signal.reason);
+  const defaultAction = guardrail.action ?? 'block';
+  let reported: GuardrailFinding[];
+  if (outcome.kind === 'done') {
+    reported = outcome.check.findings;
+    const { text } = outcome.check;
+    if (typeof state.current === 'string' && typeof text === 'string' && defaultAction !== 'log') {
+      state.current = text as T;
+    }
+  } else {
+    reported = [failureFinding(guardrail.name, outcome, guardrail.failClosed ?? options.failClosed)];
+  }
+  const { findings } = state;
+  let blocked = false;
+  for (const finding of reported) {
+    const action: GuardrailAction = finding.action ?? defaultAction;
+    const entry: ReportedFinding = {
+      rule: finding.rule,
+      reason: finding.reason,
+      action,
+      blocked: action === 'block',
+      guardrail: guardrail.name,
+    };
+    findings.push(entry);
+    blocked ||= entry.blocked;
+    options.emit?.emit('guardrail', {
+      stage: options.stage,
+      rule: entry.rule,
+      action,
+      blocked: entry.blocked,
+      reason: entry.reason,
+    });
+  }
+  if (!blocked) return undefined;
+  const reason = findings.find((f) => f.blocked)?.reason;
+  return { blocked: true, findings, reason, subject: state.current };
 }
 
 function failureFinding(
@@ -127,23 +165,27 @@ function scanWithBudget<T>(
   subject: T,
   options: GuardrailRunOptions,
 ): ScanOutcome | Promise<ScanOutcome> {
-  let controller: AbortController | undefined;
-  const lazy = () => {
-    controller ??= new AbortController();
-    return controller;
-  };
+  const context = new ScanContext();
   let result: ReturnType<Guardrail<T>['scan']>;
   try {
-    result = guardrail.scan(subject, {
-      get signal() {
-        return lazy().signal;
-      },
-    });
+    result = guardrail.scan(subject, context);
   } catch (error) {
     return { kind: 'error', error };
   }
   if (!isThenable(result)) return { kind: 'done', check: toCheck(result) };
-  return withBudget(result, guardrail, options, lazy);
+  return withBudget(result, guardrail, options, () => context.controller);
+}
+
+/** A scan's context whose signal, with its controller, is made only if the scan reads it. */
+class ScanContext implements GuardrailScanContext {
+  private made: AbortController | undefined;
+  get controller(): AbortController {
+    this.made ??= new AbortController();
+    return this.made;
+  }
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
 }
 
 function withBudget<T>(

@@ -6,8 +6,8 @@
  */
 import type { Emitter } from '../../core/events.js';
 import { type Clock, systemClock } from '../../core/seams.js';
-import type { ReadyToolCall, ToolGate, ToolOutputFilter } from '../../tools/runner.js';
-import { DEFAULT_GUARDRAIL_TIMEOUT_MS, runGuardrails } from './guardrail-runner.js';
+import type { GateDecision, ReadyToolCall, ToolGate, ToolOutputFilter } from '../../tools/runner.js';
+import { DEFAULT_GUARDRAIL_TIMEOUT_MS, runGuardrails, runStage } from './guardrail-runner.js';
 import { jailbreakGuardrail } from './input.js';
 import { DEFAULT_BLOCKED_OUTPUT_MESSAGE, harmfulContentGuardrail, piiGuardrail } from './output.js';
 import { toolArgsGuardrail } from './tool-args.js';
@@ -167,9 +167,11 @@ export class Guardrails {
    * `ApprovalGate` instead: it scans first, then asks.
    */
   toolGate(): ToolGate {
-    return async (call, ctx) => {
-      const verdict = await this.checkTool(toolSubject(call), { emit: ctx.emit, signal: ctx.signal });
-      return verdict.blocked ? { allow: false, result: blockedToolResult(verdict) } : { allow: true };
+    // Synchronous while the scans are: a call the built-in scan passes costs no promise, timer or listener.
+    return (call, ctx) => {
+      const options = this.runOptions('tool', { emit: ctx.emit, signal: ctx.signal });
+      const verdict = runStage(this.tool, toolSubject(call), options);
+      return verdict instanceof Promise ? verdict.then(gateDecision) : gateDecision(verdict);
     };
   }
 
@@ -238,6 +240,12 @@ function untrustedPredicate(options: ToolOutputOptions): (toolName: string) => b
 /** The subject tool guardrails see for a ready call. */
 export function toolSubject(call: ReadyToolCall): ToolScanSubject {
   return { toolName: call.tool.name, args: call.args, toolCallId: call.call.id };
+}
+
+const ALLOW: GateDecision = Object.freeze({ allow: true });
+
+function gateDecision(verdict: GuardrailVerdict): GateDecision {
+  return verdict.blocked ? { allow: false, result: blockedToolResult(verdict) } : ALLOW;
 }
 
 /** The result a blocked tool call gets: `Tool blocked: <reason>`. */

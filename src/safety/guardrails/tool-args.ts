@@ -18,7 +18,7 @@
 import { urlParserInput } from './normalize.js';
 import { checkShell } from './shell-check.js';
 import type { Guardrail, GuardrailAction, GuardrailFinding, ToolScanSubject } from './types.js';
-import { checkUrl, type UrlPolicy } from './url-check.js';
+import { checkUrl, inspectUrl, type UrlPolicy, type UrlVerdict } from './url-check.js';
 
 /** Tools whose code/command arguments are scanned by default (the seed's list and common names). */
 export const DEFAULT_SHELL_TOOLS: readonly string[] = [
@@ -140,7 +140,8 @@ export function argStrings(
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) walk(value[i], join(path, String(i)), keyWord, depth + 1);
     } else {
-      for (const [key, v] of Object.entries(value)) walk(v, join(path, key), lastWord(key), depth + 1);
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) walk(record[key], join(path, key), lastWord(key), depth + 1);
     }
   };
   walk(args, '', '', 0);
@@ -157,31 +158,64 @@ export function toolArgsGuardrail(options: ToolArgsGuardrailOptions = {}): Guard
   const policy = options.url;
   const failClosed = options.failClosed ?? true;
   const shellLimits = { maxLength: options.shellMaxLength };
+  // Only a `resolve` makes a URL check wait; without one the scan returns synchronously.
+  const resolving = policy !== false && policy?.resolve !== undefined;
   return {
     name: 'tool_args',
     action: options.action ?? 'block',
     failClosed,
     timeoutMs: options.timeoutMs,
-    async scan({ toolName, args }, { signal }) {
+    scan({ toolName, args }, context) {
       const { strings, overflow } = argStrings(args, options);
       const findings: GuardrailFinding[] = overflow ? [overflowFinding(overflow, options, failClosed)] : [];
       const shell = isShellTool(toolName);
-      for (const { path, keyWord, value } of strings) {
+      const checkArg = (value: string, keyWord: string, path: string) => {
         if (shell && shellKeys.has(keyWord)) {
           const verdict = checkShell(value, shellLimits);
-          if (!verdict.ok)
-            findings.push({ rule: verdict.rule, reason: `${verdict.reason} (argument "${path}")` });
+          if (!verdict.ok) findings.push(argFinding(verdict, path));
         }
-        if (policy === false) continue;
+        if (policy === false) return undefined;
         const url = urlToCheck(value, URL_KEY_WORDS.has(keyWord));
-        if (url === undefined) continue;
-        const verdict = await checkUrl(url, policy, signal);
-        if (!verdict.ok)
-          findings.push({ rule: verdict.rule, reason: `${verdict.reason} (argument "${path}")` });
-      }
-      return findings;
+        if (url === undefined) return undefined;
+        return resolving ? checkUrl(url, policy, context.signal) : inspectUrl(url, policy);
+      };
+      return scanStrings(strings, 0, findings, checkArg);
     },
   };
+}
+
+type ArgCheck = (
+  value: string,
+  keyWord: string,
+  path: string,
+) => UrlVerdict | Promise<UrlVerdict> | undefined;
+
+/**
+ * Checks the strings from `from` on, in order, synchronously until a URL
+ * check has to wait (DNS); the rest then follow it.
+ */
+function scanStrings(
+  strings: readonly ArgString[],
+  from: number,
+  findings: GuardrailFinding[],
+  check: ArgCheck,
+): GuardrailFinding[] | Promise<GuardrailFinding[]> {
+  for (let i = from; i < strings.length; i++) {
+    const { path, keyWord, value } = strings[i]!;
+    const verdict = check(value, keyWord, path);
+    if (verdict instanceof Promise) {
+      return verdict.then((v) => {
+        if (!v.ok) findings.push(argFinding(v, path));
+        return scanStrings(strings, i + 1, findings, check);
+      });
+    }
+    if (verdict && !verdict.ok) findings.push(argFinding(verdict, path));
+  }
+  return findings;
+}
+
+function argFinding(verdict: { rule: string; reason: string }, path: string): GuardrailFinding {
+  return { rule: verdict.rule, reason: `${verdict.reason} (argument "${path}")` };
 }
 
 function isEmpty(value: object): boolean {
@@ -250,7 +284,21 @@ function parses(text: string): boolean {
   }
 }
 
+/** Words of keys seen so far: argument keys repeat call after call, the regexes run once per key. */
+const lastWords = new Map<string, string>();
+const LAST_WORDS_LIMIT = 1000;
+
 function lastWord(key: string): string {
+  let word = lastWords.get(key);
+  if (word === undefined) {
+    word = splitLastWord(key);
+    if (lastWords.size >= LAST_WORDS_LIMIT) lastWords.clear();
+    lastWords.set(key, word);
+  }
+  return word;
+}
+
+function splitLastWord(key: string): string {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
