@@ -16,8 +16,12 @@ export interface RunInit<T> {
   bus: EventBus;
   /** The caller's signal; aborting it aborts the run. */
   signal?: AbortSignal;
-  /** The work. It gets the run's signal and must not emit `complete` or `error` itself. */
-  body: (signal: AbortSignal) => Promise<T>;
+  /**
+   * The work. It gets the run's signal, and `abort` to abort it itself (so
+   * it needs no controller of its own); it must not emit `complete` or
+   * `error`.
+   */
+  body: (signal: AbortSignal, abort: (reason?: unknown) => void) => Promise<T>;
   /** The payload of the `complete` event for a result. */
   complete: (result: T) => EventPayloads['complete'];
   /** Usage so far, reported in the `error` event. */
@@ -72,6 +76,8 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
   }
 
   /** Aborts the run: the model call and every tool see the signal; the run ends with an `aborted` error. */
+  private readonly abortWith = (reason?: unknown): void => this.controller.abort(reason);
+
   abort(reason?: unknown): void {
     this.controller.abort(reason ?? new AbortError('run aborted by the caller'));
   }
@@ -105,23 +111,36 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
     return this.bus[Symbol.asyncIterator]();
   }
 
-  private async execute(init: RunInit<T>): Promise<T> {
+  // Promise handlers rather than an async function: a waiting run holds no suspended frame for it.
+  private execute(init: RunInit<T>): Promise<T> {
     const signal = this.controller.signal;
+    let body: Promise<T>;
     try {
-      if (signal.aborted) throw abortErrorOf(signal);
-      const result = await init.body(signal);
-      if (!this.bus.isEnded) this.bus.emit('complete', init.complete(result));
-      return result;
+      body = signal.aborted ? Promise.reject(abortErrorOf(signal)) : init.body(signal, this.abortWith);
     } catch (error) {
-      const typed = toTandemError(error, signal);
-      if (!this.bus.isEnded) {
-        const payload: EventPayloads['error'] = { error: { kind: typed.kind, message: typed.message } };
-        const usage = init.usage?.();
-        if (usage) payload.usage = { ...usage };
-        this.bus.emit('error', payload);
-      }
-      throw typed;
+      body = Promise.reject(error);
     }
+    return body.then(
+      (result) => {
+        if (!this.bus.isEnded) this.bus.emit('complete', init.complete(result));
+        return result;
+      },
+      (error: unknown) => {
+        throw this.failed(init, error, signal);
+      },
+    );
+  }
+
+  /** The typed error a failed run ends with, announced by an `error` event. */
+  private failed(init: RunInit<T>, error: unknown, signal: AbortSignal): TandemError {
+    const typed = toTandemError(error, signal);
+    if (!this.bus.isEnded) {
+      const payload: EventPayloads['error'] = { error: { kind: typed.kind, message: typed.message } };
+      const usage = init.usage?.();
+      if (usage) payload.usage = { ...usage };
+      this.bus.emit('error', payload);
+    }
+    return typed;
   }
 }
 

@@ -122,9 +122,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
     if (this.tracing?.onEvent) this.on('*', (event) => this.tracing!.onEvent!(event));
     if (this.tracing) this.span = (request, fn) => this.spanTagged(request, fn, {});
     this.highWaterMark = Math.max(2, options.highWaterMark ?? 1024);
-    this.onListenerError =
-      options.onListenerError ??
-      ((error, event) => console.error(`tandem: listener for "${event.type}" threw`, error));
+    this.onListenerError = options.onListenerError ?? reportListenerError;
   }
 
   /** True once `complete` or `error` was emitted. */
@@ -347,3 +345,7 @@ const NO_SPAN: TraceSpan = {
   addEvent() {},
   output() {},
 };
+
+function reportListenerError(error: unknown, event: TandemEvent): void {
+  console.error(`tandem: listener for "${event.type}" threw`, error);
+}

@@ -80,7 +80,7 @@ export function streamOnce(
  * long conversation counts), unless output was already shown.
  */
 export function directInvoker(model: ChatModel): ModelInvoker {
-  return {
+  const invoker: ModelInvoker = {
     id: model.id,
     model,
     invoke(request, options = {}) {
@@ -99,6 +99,19 @@ export function directInvoker(model: ChatModel): ModelInvoker {
       return callWithContextRecovery(model, request, compress, attempt, () => !shown && !signal?.aborted);
     },
   };
+  settling.add(invoker);
+  return invoker;
+}
+
+const settling = new WeakSet<ModelInvoker>();
+
+/**
+ * Whether `invoker` settles as soon as `options.signal` aborts when called
+ * without `compress` (a compress hook may not listen). A caller need not
+ * race such a call against the signal itself.
+ */
+export function settlesOnAbort(invoker: ModelInvoker): boolean {
+  return settling.has(invoker);
 }
 
 function callOnce(

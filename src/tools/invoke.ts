@@ -8,6 +8,7 @@
 import { onAbort } from '../core/abort-listeners.js';
 import { AbortError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads, EventTags, EventType } from '../core/events.js';
+import { isThenable } from '../core/maybe-async.js';
 import type { MediaPart } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { CancelTimer, Clock } from '../core/seams.js';
@@ -181,10 +182,4 @@ class CallEmitter implements Emitter {
   get span(): Emitter['span'] {
     return this.scoped.span;
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
-  );
 }

@@ -4,6 +4,7 @@
  * exactly one entry, so no tool_use is ever left without a result.
  * @module
  */
+import type { MaybePromise } from '../core/maybe-async.js';
 import type { ToolCallPart } from '../core/messages.js';
 import { parseArguments } from './arguments.js';
 import type { ToolRegistry } from './registry.js';
@@ -54,10 +55,10 @@ const SKIPPED_FOR_JSON = 'Skipped: other tool call in this response had invalid 
  * whole); invalid arguments only fail their own call. Asynchronous because a
  * schema may validate asynchronously; the calls are validated concurrently.
  */
-export async function prepareToolCalls(
+export function prepareToolCalls(
   registry: ToolRegistry,
   calls: readonly ToolCallPart[],
-): Promise<PreparedTurn> {
+): MaybePromise<PreparedTurn> {
   const tools = calls.map((call) => registry.resolve(call.name));
   if (tools.includes(undefined)) {
     const available = registry.names().join(', ');
@@ -117,8 +118,8 @@ export async function prepareToolCalls(
       prepared[i] = readyCall(call, tool, raw, validated, requestedName);
     }
   }
-  const done = pending ? await Promise.all(prepared) : (prepared as PreparedCall[]);
-  return { calls: done, unknownTool: false, invalidJson: false };
+  if (!pending) return { calls: prepared as PreparedCall[], unknownTool: false, invalidJson: false };
+  return Promise.all(prepared).then((done) => ({ calls: done, unknownTool: false, invalidJson: false }));
 }
 
 function readyCall(

@@ -8,6 +8,7 @@
 import pLimit from 'p-limit';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
+import { andThen, isThenable, type MaybePromise } from '../core/maybe-async.js';
 import { mediaSummary } from '../core/media.js';
 import type { MediaPart } from '../core/messages.js';
 import { type Clock, systemClock } from '../core/seams.js';
@@ -127,16 +128,17 @@ export class ToolRunner {
   }
 
   /**
-   * Runs `prepared` and resolves with one outcome per call, in call order.
-   * Calls that are not ready are answered at once with their message. Ready
-   * calls run concurrently when there are at least two, all are parallel-safe
-   * and no two name overlapping paths; otherwise one after another. Emits
+   * Runs `prepared` and gives one outcome per call, in call order — at once
+   * when every call completes synchronously, else as a promise. Calls that
+   * are not ready are answered at once with their message. Ready calls run
+   * concurrently when there are at least two, all are parallel-safe and no
+   * two name overlapping paths; otherwise one after another. Emits
    * `tool_call` and then exactly one `tool_result` per call, and
    * `parallel_start` / `parallel_complete` around a concurrent batch. Never
    * rejects: a throwing tool, a timeout or an abort becomes an error result.
    * A deferred call's outcome is marked `deferred`.
    */
-  async run(prepared: readonly PreparedCall[], ctx: RunToolsContext): Promise<ToolOutcome[]> {
+  run(prepared: readonly PreparedCall[], ctx: RunToolsContext): MaybePromise<ToolOutcome[]> {
     const outcomes = new Array<ToolOutcome>(prepared.length);
     let ready: number[] | undefined;
     for (let i = 0; i < prepared.length; i++) {
@@ -152,25 +154,54 @@ export class ToolRunner {
     }
     if (!ready) return outcomes;
     if (ready.length > 1 && canRunConcurrently(prepared, ready)) {
-      const ids = ready.map((i) => prepared[i]!.call.id);
-      for (const i of ready) emitCall(ctx.emit, prepared[i]!);
-      ctx.emit.emit('parallel_start', { ids });
-      const start = this.clock.now();
-      // A limiter only when the batch is larger than the cap: most turns need none.
-      const limit = ready.length > this.concurrency ? pLimit(this.concurrency) : undefined;
-      const started = ready.map((i) => {
-        const call = prepared[i] as ReadyToolCall;
-        return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx);
-      });
-      const results = started.some(isPromise) ? await Promise.all(started) : (started as ToolOutcome[]);
+      return this.runConcurrently(prepared, ready, outcomes, ctx);
+    }
+    return this.runInOrder(prepared, ready, 0, outcomes, ctx);
+  }
+
+  private runConcurrently(
+    prepared: readonly PreparedCall[],
+    ready: readonly number[],
+    outcomes: ToolOutcome[],
+    ctx: RunToolsContext,
+  ): MaybePromise<ToolOutcome[]> {
+    const ids = ready.map((i) => prepared[i]!.call.id);
+    for (const i of ready) emitCall(ctx.emit, prepared[i]!);
+    ctx.emit.emit('parallel_start', { ids });
+    const start = this.clock.now();
+    // A limiter only when the batch is larger than the cap: most turns need none.
+    const limit = ready.length > this.concurrency ? pLimit(this.concurrency) : undefined;
+    const started = ready.map((i) => {
+      const call = prepared[i] as ReadyToolCall;
+      return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx);
+    });
+    const settled = started.some(isPromise) ? Promise.all(started) : (started as ToolOutcome[]);
+    return andThen(settled, (results) => {
       for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
       ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
-    } else {
-      for (const i of ready) {
-        emitCall(ctx.emit, prepared[i]!);
-        const outcome = this.limited(prepared[i] as ReadyToolCall, ctx);
-        outcomes[i] = isPromise(outcome) ? await outcome : outcome;
+      return outcomes;
+    });
+  }
+
+  /** Runs `ready[from…]` one after another, synchronously while the calls complete synchronously. */
+  private runInOrder(
+    prepared: readonly PreparedCall[],
+    ready: readonly number[],
+    from: number,
+    outcomes: ToolOutcome[],
+    ctx: RunToolsContext,
+  ): MaybePromise<ToolOutcome[]> {
+    for (let k = from; k < ready.length; k++) {
+      const i = ready[k]!;
+      emitCall(ctx.emit, prepared[i]!);
+      const outcome = this.limited(prepared[i] as ReadyToolCall, ctx);
+      if (isPromise(outcome)) {
+        return outcome.then((settled) => {
+          outcomes[i] = settled;
+          return this.runInOrder(prepared, ready, k + 1, outcomes, ctx);
+        });
       }
+      outcomes[i] = outcome;
     }
     return outcomes;
   }
@@ -323,10 +354,6 @@ function canRunConcurrently(prepared: readonly PreparedCall[], ready: readonly n
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return value instanceof Promise;
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 /** What a gate's decision settles the call with: `undefined` lets it run. */

@@ -44,9 +44,9 @@ async function reflectOn(loop: LoopState, output: string): Promise<ExecutorResul
     });
     if (verdict.verdict === 'retry') retry = verdict.feedback;
   } catch (error) {
-    if (!run.timedOut()) throw error;
+    if (!run.wallClock.timedOut) throw error;
   }
-  if (retry === undefined || run.timedOut()) return result(loop, output, 'success');
+  if (retry === undefined || run.wallClock.timedOut) return result(loop, output, 'success');
   loop.retriedAnswer = output;
   loop.pendingText = '';
   loop.continuations = 0;

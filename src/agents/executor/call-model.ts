@@ -8,47 +8,84 @@
  */
 import { abortable } from '../../core/abortable.js';
 import { addUsage } from '../../core/usage.js';
+import { settlesOnAbort } from '../../model/invoke.js';
 import { watchPartialObject } from '../../model/partial-object.js';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../../model/types.js';
 import { budgetWarning } from './budget-warning.js';
 import type { LoopState } from './loop-state.js';
 import { attachNote } from './request-notes.js';
 
-/** One model call with the conversation so far. */
-export async function callModel(loop: LoopState): Promise<ModelResponse> {
+/**
+ * One model call with the conversation so far. Without a context manager or
+ * `prepareRequest` hook the request goes out as is, with no extra hop.
+ */
+export function callModel(loop: LoopState): Promise<ModelResponse> {
   const { deps, run } = loop;
-  let request: ModelRequest = { ...deps.base, messages: run.messages };
-  const tools = deps.registry.specs();
-  if (tools.length > 0) request.tools = tools;
+  const request = requestOf(loop);
   const text = loop.notes.length > 0 ? loop.notes.join('\n\n') : undefined;
   // The budget warning rides on a tool result only (the seed's rule): a bare reminder would read as a user turn.
   const lastIsTool = run.messages[run.messages.length - 1]?.role === 'tool';
   const budget = lastIsTool ? budgetWarning(loop.iterations, deps.limits.maxIterations) : undefined;
   const restore = text || budget ? attachNote(run.messages, { text, budget }) : undefined;
+  let sent: Promise<ModelResponse>;
   try {
-    const context = run.context;
-    if (context) request = await context.prepareRequest(request, { signal: run.signal, emit: run.emit });
-    const prepare = deps.options.prepareRequest;
-    if (prepare) {
-      request = await prepare(request, { iteration: loop.iterations, signal: run.signal, emit: run.emit });
-    }
-    // The run's signal also fires at its time limit: a custom invoker deaf to it still lets the run settle.
-    const response = await abortable(
-      deps.invoker.invoke(request, {
-        signal: run.signal,
-        emit: run.emit,
-        stream: deps.options.stream !== false,
-        compress: context?.compressHook,
-        onPart: deps.output?.inline ? partialObjects(loop) : undefined,
-      }),
-      run.signal,
-    );
+    sent = run.context || deps.options.prepareRequest ? sendPrepared(loop, request) : send(loop, request);
+  } catch (error) {
+    // An invoker that throws instead of rejecting: the caller handles one kind of failure.
+    sent = Promise.reject(error);
+  }
+  return restore ? sent.finally(restore) : sent;
+}
+
+/** The request through the context manager and the `prepareRequest` hook, then sent. */
+async function sendPrepared(loop: LoopState, request: ModelRequest): Promise<ModelResponse> {
+  const { deps, run } = loop;
+  const context = run.context;
+  if (context) request = await context.prepareRequest(request, { signal: run.signal, emit: run.emit });
+  const prepare = deps.options.prepareRequest;
+  if (prepare) {
+    request = await prepare(request, { iteration: loop.iterations, signal: run.signal, emit: run.emit });
+  }
+  return send(loop, request);
+}
+
+/** Calls the model and books the call's usage. */
+function send(loop: LoopState, request: ModelRequest): Promise<ModelResponse> {
+  const { deps, run } = loop;
+  const compress = run.context?.compressHook;
+  const call = deps.invoker.invoke(request, {
+    signal: run.signal,
+    emit: run.emit,
+    stream: deps.options.stream !== false,
+    compress,
+    onPart: deps.output?.inline ? partialObjects(loop) : undefined,
+  });
+  // The run's signal also fires at its time limit: a custom invoker deaf to it still lets the run settle.
+  const settled = compress || !settlesOnAbort(deps.invoker) ? abortable(call, run.signal) : call;
+  return settled.then((response) => {
     addUsage(run.usage, response.usage);
     run.emit.emit('usage', { model: deps.invoker.id, usage: response.usage, total: { ...run.usage } });
     return response;
-  } finally {
-    restore?.();
-  }
+  });
+}
+
+/**
+ * The turn's request. The conversation array is the run's own, appended to
+ * in place, so one request object serves every turn while the tool list
+ * stays the same — unless a `prepareRequest` hook, which may change the
+ * request it is given, gets a fresh one each turn.
+ */
+function requestOf(loop: LoopState): ModelRequest {
+  const { deps, run } = loop;
+  const tools = deps.registry.specs();
+  const last = loop.request;
+  if (last && last.specs === tools && !deps.options.prepareRequest) return last.request;
+  const request: ModelRequest =
+    tools.length > 0
+      ? { ...deps.base, tools, messages: run.messages }
+      : { ...deps.base, messages: run.messages };
+  loop.request = { request, specs: tools };
+  return request;
 }
 
 /** A turn that may be the structured answer streams it as `partial_object` events. */

@@ -7,7 +7,8 @@
  * @module
  */
 import { EventBus } from '../../core/event-bus.js';
-import type { Emitter, EventTags } from '../../core/events.js';
+import type { Emitter, EventPayloads, EventTags } from '../../core/events.js';
+import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import { type Message, textOf } from '../../core/messages.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
 import { RunBudget, watchBudget } from '../../core/run-budget.js';
@@ -111,20 +112,22 @@ export class Executor<T = undefined> {
       bus,
       signal: options.signal,
       usage: () => usage,
-      complete: (result) => ({ output: result.output, status: result.status, usage: result.usage }),
-      body: async (signal) => {
+      complete: completePayload,
+      body: (signal, abort) => {
         emit.emit('run_started', { input: inputText(input) });
         emit.emit('stage', { name: 'executing', status: 'running' });
-        try {
-          const result = await this.executeWith(input, { ...options, signal }, bus, usage);
-          // The bus prices each call; the result reports what the whole run cost.
-          if (bus.usage.costUsd !== undefined) result.usage.costUsd = bus.usage.costUsd;
-          emit.emit('stage', { name: 'executing', status: 'completed' });
-          return result;
-        } catch (error) {
-          emit.emit('stage', { name: 'executing', status: 'failed', detail: (error as Error).message });
-          throw error;
-        }
+        return this.executeWith(input, { ...options, signal }, bus, usage, abort).then(
+          (result) => {
+            // The bus prices each call; the result reports what the whole run cost.
+            if (bus.usage.costUsd !== undefined) result.usage.costUsd = bus.usage.costUsd;
+            emit.emit('stage', { name: 'executing', status: 'completed' });
+            return result;
+          },
+          (error: unknown) => {
+            emit.emit('stage', { name: 'executing', status: 'failed', detail: (error as Error).message });
+            throw error;
+          },
+        );
       },
     });
     if (unwatch) run.result.then(unwatch, unwatch);
@@ -150,19 +153,22 @@ export class Executor<T = undefined> {
   }
 
   /** The request fields of an execution: the per-call system override, the built prompt, or the cached base. */
-  private async baseFor(system: string | undefined): Promise<Omit<ModelRequest, 'messages'>> {
+  private baseFor(system: string | undefined): MaybePromise<Omit<ModelRequest, 'messages'>> {
     if (system !== undefined) return requestBase(this.options, system);
     const instructions = this.options.instructions;
     if (!isPromptSource(instructions)) return this.base;
-    const built = await instructions.build({ tools: this.registry.specs() });
-    return requestBase(this.options, built.parts);
+    return instructions
+      .build({ tools: this.registry.specs() })
+      .then((built) => requestBase(this.options, built.parts));
   }
 
-  private async executeWith(
+  // Promise handlers rather than an async function: a run waiting on its model holds no frame for it.
+  private executeWith(
     input: string | Message[],
     options: ExecuteOptions,
     parent: Emitter | undefined,
     usage: Usage,
+    abortSignal?: (reason?: unknown) => void,
   ): Promise<ExecutorResult> {
     const { clock: runClock, tracing } = this.runtime;
     const emit = (
@@ -172,18 +178,58 @@ export class Executor<T = undefined> {
     if (typeof input === 'string') messages.push({ role: 'user', content: input });
     else for (const message of input) messages.push(message);
 
-    const controller = new AbortController();
-    const unlink = linkAbort(options.signal, controller);
-    const clock = this.runtime.clock;
-    const budget = new WallClockBudget(clock, this.limits.timeoutMs, () => controller.abort());
+    // A signal costs microseconds and most of a kilobyte in Node: a run's own signal serves.
+    const owned =
+      abortSignal && options.signal
+        ? { signal: options.signal, abort: abortSignal, unlink: undefined }
+        : undefined;
+    const { signal, abort, unlink } = owned ?? linkedController(options.signal);
+    const budget = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, abort);
+    const run: LoopRun = {
+      messages,
+      emit: budget.watch(emit),
+      signal,
+      usage,
+      stepId: options.stepId,
+      agent: this.name,
+      context: this.options.context?.(),
+      onCheckpoint: options.onCheckpoint,
+      wallClock: budget,
+    };
+    let running: Promise<ExecutorResult>;
+    try {
+      running = Promise.resolve(
+        andThen(this.baseFor(options.system), (base) => this.loop(base, options, run)),
+      );
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    const done = () => {
+      budget.dispose();
+      unlink?.();
+    };
+    return running.then(
+      (result) => {
+        done();
+        return result;
+      },
+      (error: unknown) => {
+        done();
+        throw error;
+      },
+    );
+  }
+
+  /** The loop of one execution, on its request fields. */
+  private loop(base: Omit<ModelRequest, 'messages'>, options: ExecuteOptions, run: LoopRun) {
     const deps: LoopDeps = {
       options: this.options,
       limits: this.limits,
       invoker: this.invoker,
       registry: this.registry,
       runner: this.runner,
-      clock,
-      base: await this.baseFor(options.system),
+      clock: this.runtime.clock,
+      base,
     };
     const output = options.output ?? this.options.output;
     if (output !== undefined) {
@@ -191,24 +237,15 @@ export class Executor<T = undefined> {
       deps.output = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
       deps.base = withOutput(deps.base, deps.output);
     }
-    const run: LoopRun = {
-      messages,
-      emit: budget.watch(emit),
-      signal: controller.signal,
-      usage,
-      stepId: options.stepId,
-      agent: this.name,
-      context: this.options.context?.(),
-      onCheckpoint: options.onCheckpoint,
-      timedOut: () => budget.timedOut,
-    };
-    try {
-      return await runLoop(deps, run);
-    } finally {
-      budget.dispose();
-      unlink();
-    }
+    return runLoop(deps, run);
   }
+}
+
+/** A signal of the execution's own, aborted with `parent`. */
+function linkedController(parent: AbortSignal | undefined) {
+  const controller = new AbortController();
+  const unlink = linkAbort(parent, controller);
+  return { signal: controller.signal, abort: (reason?: unknown) => controller.abort(reason), unlink };
 }
 
 function isPromptSource(value: ExecutorOptions['instructions']): value is SystemPromptSource {
@@ -226,6 +263,10 @@ function requestBase(
   if (options.temperature !== undefined) base.temperature = options.temperature;
   if (options.maxOutputTokens !== undefined) base.maxOutputTokens = options.maxOutputTokens;
   return base;
+}
+
+function completePayload(result: ExecutorResult): EventPayloads['complete'] {
+  return { output: result.output, status: result.status, usage: result.usage };
 }
 
 function tagsOf(agent: string, stepId: string | undefined): EventTags {

@@ -6,9 +6,10 @@
  * @module
  */
 import { ModelError, RunError } from '../../core/errors.js';
+import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import type { AssistantMessage, ToolCallPart } from '../../core/messages.js';
 import type { ModelResponse } from '../../model/types.js';
-import { prepareToolCalls } from '../../tools/prepare.js';
+import { type PreparedTurn, prepareToolCalls } from '../../tools/prepare.js';
 import { answer } from './answer.js';
 import { continueCutReply, rollBack } from './length-limit.js';
 import type { LoopState } from './loop-state.js';
@@ -18,10 +19,10 @@ import { runTools } from './run-tools.js';
 import { toolOnlyOutput } from './tool-results.js';
 
 /** Acts on one reply: the execution's result, or `undefined` to go on with another turn. */
-export async function handleReply(
+export function handleReply(
   loop: LoopState,
   response: ModelResponse,
-): Promise<ExecutorResult | undefined> {
+): MaybePromise<ExecutorResult | undefined> {
   loop.finishReason = response.finishReason;
   const message = response.message;
   let calls: ToolCallPart[] | undefined;
@@ -76,13 +77,20 @@ function onEmpty(
  * arguments that are not JSON are asked again (silently, a few times); the
  * turn is then kept, checkpointed, and its calls run.
  */
-async function actOn(
+function actOn(
   loop: LoopState,
   message: AssistantMessage,
   calls: ToolCallPart[],
-): Promise<ExecutorResult | undefined> {
+): MaybePromise<ExecutorResult | undefined> {
+  return andThen(prepareToolCalls(loop.deps.registry, calls), (turn) => actOnTurn(loop, message, turn));
+}
+
+function actOnTurn(
+  loop: LoopState,
+  message: AssistantMessage,
+  turn: PreparedTurn,
+): MaybePromise<ExecutorResult | undefined> {
   const { deps, run } = loop;
-  const turn = await prepareToolCalls(deps.registry, calls);
   if (turn.unknownTool) {
     if (++loop.invalidToolTurns >= deps.limits.maxInvalidToolTurns) {
       const names = turn.calls.filter((c) => c.status === 'unknown_tool').map((c) => c.call.name);
@@ -103,8 +111,7 @@ async function actOn(
   loop.pendingText = '';
   loop.continuations = 0;
   accept(loop, message);
-  await run.onCheckpoint?.(run.messages);
-  return runTools(loop, turn.calls);
+  return andThen(run.onCheckpoint?.(run.messages), () => runTools(loop, turn.calls));
 }
 
 /** Appends an accepted model turn; the notes it was sent with are spent. */

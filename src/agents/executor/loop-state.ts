@@ -10,7 +10,7 @@ import type { Message } from '../../core/messages.js';
 import type { Clock } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
-import type { FinishReason, ModelRequest } from '../../model/types.js';
+import type { FinishReason, ModelRequest, ToolSpec } from '../../model/types.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolOutcome, ToolRunner } from '../../tools/runner.js';
 import type { ConversationContext, ExecutorLimits, ExecutorOptions } from './options.js';
@@ -44,8 +44,8 @@ export interface LoopRun {
   onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
   /** This execution's context manager, if any. */
   context?: ConversationContext;
-  /** True once the wall-clock budget expired. */
-  timedOut: () => boolean;
+  /** The wall-clock budget: `timedOut` once it expired. */
+  wallClock: { readonly timedOut: boolean };
 }
 
 /** One execution in progress. */
@@ -72,6 +72,8 @@ export interface LoopState {
   notes: string[];
   readonly repetition: RepetitionGuard;
   finishReason: FinishReason;
+  /** The request of the last turn and the tool list it was built with (`call-model.ts` reuses it). */
+  request?: { request: ModelRequest; specs: readonly ToolSpec[] };
 }
 
 /** The state of an execution about to start on `run.messages`. */

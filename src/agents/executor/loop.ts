@@ -23,21 +23,24 @@ import { withObject } from './structured-answer.js';
  * becomes the result's object (`structured-answer.ts`). Throws `RunError` /
  * `AbortError`, never anything untyped.
  */
-export async function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorResult> {
+export function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorResult> {
   const loop = loopState(deps, run);
-  const outcome = await answerOf(loop);
-  return deps.output ? structured(loop, outcome) : outcome;
+  const outcome = answerOf(loop);
+  return deps.output ? outcome.then((answer) => structured(loop, answer)) : outcome;
 }
 
 async function answerOf(loop: LoopState): Promise<ExecutorResult> {
   const { deps, run } = loop;
   try {
-    await runPendingCalls(loop);
+    const pending = runPendingCalls(loop);
+    if (pending) await pending;
     for (;;) {
       checkBudget(loop);
       if (loop.iterations >= deps.limits.maxIterations) return exhausted(loop);
       const response = await callModelSalvaging(loop);
-      const answer = await handleReply(loop, response);
+      // Awaited only when it is a promise: a turn of synchronous tools costs no extra hop.
+      let answer = handleReply(loop, response);
+      if (answer instanceof Promise) answer = await answer;
       if (answer) return answer;
       const pause = run.emit.backpressure();
       if (pause) await pause;
@@ -60,7 +63,7 @@ async function structured(loop: LoopState, outcome: ExecutorResult): Promise<Exe
 }
 
 function checkBudget(loop: LoopState): void {
-  const { signal, timedOut } = loop.run;
+  const { signal, wallClock } = loop.run;
   if (signal.aborted) throw typed(loop, signal.reason);
-  if (timedOut()) throw timeoutError(loop);
+  if (wallClock.timedOut) throw timeoutError(loop);
 }

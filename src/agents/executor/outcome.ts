@@ -53,7 +53,7 @@ export function timeoutError(loop: LoopState): RunError {
 /** Maps anything thrown inside the loop to the error the execution ends with. */
 export function typed(loop: LoopState, error: unknown): TandemError {
   const { run } = loop;
-  if (run.timedOut())
+  if (run.wallClock.timedOut)
     return error instanceof RunError && error.kind === 'timeout' ? error : timeoutError(loop);
   if (run.signal.aborted) return abortErrorOf(run.signal);
   if (error instanceof RunError || error instanceof AbortError) return error;

@@ -6,6 +6,7 @@
  * @module
  */
 import { RunError } from '../../core/errors.js';
+import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import type { ToolMessage } from '../../core/messages.js';
 import { classifyToolError } from '../../tools/error-category.js';
 import { type PreparedCall, prepareToolCalls } from '../../tools/prepare.js';
@@ -22,11 +23,12 @@ import { BatchResults, pendingBatch } from './tool-results.js';
  * some (a batch cut short): the calls without a result run first, before
  * the model is asked anything; a recorded result is never run again.
  */
-export async function runPendingCalls(loop: LoopState): Promise<void> {
+export function runPendingCalls(loop: LoopState): MaybePromise<undefined> {
   const pending = pendingBatch(loop.run.messages);
-  if (!pending) return;
-  const prepared = await prepareToolCalls(loop.deps.registry, pending.calls);
-  await runTools(loop, prepared.calls, pending.results, pending.at);
+  if (!pending) return undefined;
+  return andThen(prepareToolCalls(loop.deps.registry, pending.calls), (prepared) =>
+    runTools(loop, prepared.calls, pending.results, pending.at),
+  );
 }
 
 /**
@@ -35,66 +37,85 @@ export async function runPendingCalls(loop: LoopState): Promise<void> {
  * result is checkpointed as it settles, so neither a crash nor a pause runs
  * it again. Calls whose approval was deferred get no result: the results so
  * far are checkpointed and the execution ends with `RunError('interrupted')`.
+ * Synchronous when the calls and the checkpoints are.
  */
-export async function runTools(
+export function runTools(
   loop: LoopState,
   calls: readonly PreparedCall[],
   results = new BatchResults(calls.map((c) => c.call.id)),
   at = loop.run.messages.length,
-): Promise<undefined> {
+): MaybePromise<undefined> {
   const { deps, run } = loop;
-  const deferred: string[] = [];
-  let saving: Promise<void> = Promise.resolve();
+  const batch: Batch = { calls, results, at, deferred: [], saving: undefined };
   const onSettled = (outcome: ToolOutcome) => {
     // A call cut by an abort has not settled: it runs again on resume.
     if (run.signal.aborted) return;
-    if (outcome.deferred) deferred.push(outcome.toolName);
-    else if (results.add(outcome) && calls.length > 1 && !results.complete) {
+    if (outcome.deferred) batch.deferred.push(outcome.toolName);
+    else if (results.add(outcome) && run.onCheckpoint && calls.length > 1 && !results.complete) {
       // The message is taken now: calls that settle in the same tick must not reach this checkpoint.
       const message = results.message();
-      saving = saving.then(() => checkpointBatch(loop, message, at));
+      batch.saving = andThen(batch.saving, () => checkpointBatch(loop, message, at));
       // Awaited once the batch is done; until then a failed save must not count as unhandled.
-      saving.catch(() => {});
+      if (batch.saving instanceof Promise) batch.saving.catch(() => {});
     }
   };
-  const outcomes = await deps.runner.run(
-    calls.filter((_, i) => !results.answered(i)),
-    {
-      signal: run.signal,
-      emit: run.emit,
-      runId: run.emit.runId,
-      stepId: run.stepId,
-      agent: run.agent,
-      sandbox: deps.options.sandbox,
-      gate: deps.options.gate,
-      filterOutput: deps.options.outputFilter,
-      deferApprovals: deps.options.deferApprovals,
-      onSettled,
-    },
-  );
-  await saving;
+  const ran = deps.runner.run(results.size > 0 ? calls.filter((_, i) => !results.answered(i)) : calls, {
+    signal: run.signal,
+    emit: run.emit,
+    runId: run.emit.runId,
+    stepId: run.stepId,
+    agent: run.agent,
+    sandbox: deps.options.sandbox,
+    gate: deps.options.gate,
+    filterOutput: deps.options.outputFilter,
+    deferApprovals: deps.options.deferApprovals,
+    onSettled,
+  });
+  return andThen(ran, (outcomes) => andThen(batch.saving, () => finishBatch(loop, batch, outcomes.length)));
+}
+
+/** A batch of calls being run: where its message goes and what happened so far. */
+interface Batch {
+  calls: readonly PreparedCall[];
+  results: BatchResults;
+  at: number;
+  /** Tools whose approval was deferred. */
+  deferred: string[];
+  /** The checkpoints of results settled so far, in order. */
+  saving: MaybePromise<void> | undefined;
+}
+
+/** Writes the batch's tool message, checkpoints it and sets the next turn's notes. */
+function finishBatch(loop: LoopState, batch: Batch, ran: number): MaybePromise<undefined> {
+  const { run } = loop;
   if (run.signal.aborted) throw typed(loop, run.signal.reason);
   // Writes the tool message, or completes the one a resumed batch recorded.
-  if (results.size > 0) run.messages[at] = results.message();
-  await run.onCheckpoint?.(run.messages);
-  if (deferred.length > 0) {
-    throw new RunError(
-      'interrupted',
-      `Paused for approval of ${deferred.join(', ')}; resume with the answers`,
-    );
-  }
-  loop.toolCalls += outcomes.length;
-  loop.toolTurns++;
-  loop.lastOutcomes = results.outcomes();
-  noteTurn(loop, calls, loop.lastOutcomes);
-  return undefined;
+  if (batch.results.size > 0) run.messages[batch.at] = batch.results.message();
+  return andThen(run.onCheckpoint?.(run.messages), () => {
+    if (batch.deferred.length > 0) {
+      throw new RunError(
+        'interrupted',
+        `Paused for approval of ${batch.deferred.join(', ')}; resume with the answers`,
+      );
+    }
+    loop.toolCalls += ran;
+    loop.toolTurns++;
+    loop.lastOutcomes = batch.results.outcomes();
+    noteTurn(loop, batch.calls, loop.lastOutcomes);
+    return undefined;
+  });
 }
 
 /** Checkpoints the conversation ending with the batch's results so far. */
 function checkpointBatch(loop: LoopState, message: ToolMessage, at: number): void | Promise<void> {
   const messages = loop.run.messages.slice(0, at);
   messages.push(message);
-  return loop.run.onCheckpoint?.(messages);
+  try {
+    return loop.run.onCheckpoint?.(messages);
+  } catch (error) {
+    // Called while the runner reports a settled call, which must not throw: the batch fails with it instead.
+    return Promise.reject(error);
+  }
 }
 
 /**

@@ -12,12 +12,8 @@ import { callModel } from './call-model.js';
 import type { LoopState } from './loop-state.js';
 
 /** {@link callModel}, with the text of a stream that broke after showing it kept as a cut reply. */
-export async function callModelSalvaging(loop: LoopState): Promise<ModelResponse> {
-  try {
-    return await callModel(loop);
-  } catch (error) {
-    return salvage(loop, error);
-  }
+export function callModelSalvaging(loop: LoopState): Promise<ModelResponse> {
+  return callModel(loop).catch((error: unknown) => salvage(loop, error));
 }
 
 /** The reply a broken stream delivered, as cut by the length limit; rethrows what cannot be salvaged. */

@@ -6,6 +6,7 @@
  */
 import { AbortError, errorMessage } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
+import { isThenable } from '../../core/maybe-async.js';
 import type { Clock } from '../../core/seams.js';
 import type {
   Guardrail,
@@ -219,10 +220,6 @@ function withBudget<T>(
       (error) => finish({ kind: 'error', error }),
     );
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 function toCheck(result: GuardrailFinding[] | GuardrailCheck | undefined): GuardrailCheck {
