@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the peer benchmark (../shared/bench-peers: the same workload on OpenAI
 # Agents, the AI SDK, LangGraph, LangChain and a hand loop) with tandem added,
-# from a scratch copy so no peer SDK enters this project's dependencies.
+# from a scratch copy so no peer SDK enters this project's dependencies, and
+# writes the medians into README.md's speed table.
 #   bash bench/peers/run.sh [run.mjs options, e.g. --only baseline,tandem,ai-sdk --rounds 1]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,3 +17,4 @@ cp "$here/tandem.mjs" "$work/frameworks/tandem.mjs"
 cd "$work"
 npm ci --no-audit --no-fund >/dev/null
 TANDEM_DIST="$root/dist/index.js" node run.mjs --no-sizes "$@"
+node "$here/readme-table.mjs" "$work/results.json" "$root/README.md"

@@ -52,15 +52,21 @@ const SKIPPED_FOR_JSON = 'Skipped: other tool call in this response had invalid 
  * Resolves names, parses and validates arguments, and drops same-turn
  * duplicates. An unknown name or invalid JSON in any call answers the whole
  * turn with error and "skipped" results (the model retries the turn as a
- * whole); invalid arguments only fail their own call. Asynchronous because a
- * schema may validate asynchronously; the calls are validated concurrently.
+ * whole); invalid arguments only fail their own call. Synchronous unless a
+ * schema validates asynchronously; such calls are validated concurrently.
  */
 export function prepareToolCalls(
   registry: ToolRegistry,
   calls: readonly ToolCallPart[],
 ): MaybePromise<PreparedTurn> {
-  const tools = calls.map((call) => registry.resolve(call.name));
-  if (tools.includes(undefined)) {
+  // Plain loops: this runs on every tool turn.
+  const tools = new Array<ReturnType<ToolRegistry['resolve']>>(calls.length);
+  let unknown = false;
+  for (let i = 0; i < calls.length; i++) {
+    tools[i] = registry.resolve(calls[i]!.name);
+    if (!tools[i]) unknown = true;
+  }
+  if (unknown) {
     const available = registry.names().join(', ');
     return {
       calls: calls.map((call, i) => {
@@ -77,8 +83,13 @@ export function prepareToolCalls(
       invalidJson: false,
     };
   }
-  const parsed = calls.map((call) => parseArguments(call.arguments));
-  if (parsed.some((result) => !result.ok)) {
+  const parsed = new Array<ReturnType<typeof parseArguments>>(calls.length);
+  let invalidJson = false;
+  for (let i = 0; i < calls.length; i++) {
+    parsed[i] = parseArguments(calls[i]!.arguments);
+    if (!parsed[i]!.ok) invalidJson = true;
+  }
+  if (invalidJson) {
     return {
       calls: calls.map((call, i) => {
         const result = parsed[i]!;
@@ -92,22 +103,17 @@ export function prepareToolCalls(
       invalidJson: true,
     };
   }
-  const seen = calls.length > 1 ? new Map<string, string>() : undefined;
   const prepared = new Array<PreparedCall | Promise<PreparedCall>>(calls.length);
   let pending = false;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
     const { tool, requestedName } = tools[i]!;
     const raw = (parsed[i] as { value: Record<string, unknown> }).value;
-    if (seen) {
-      const key = `${tool.name}\u0000${call.arguments}`;
-      const first = seen.get(key);
-      if (first !== undefined) {
-        const message = `Skipped: duplicate of tool call ${first} in this turn (same tool and arguments); see its result.`;
-        prepared[i] = { status: 'skipped', call, message, tool, args: raw };
-        continue;
-      }
-      seen.set(key, call.id);
+    const first = firstSame(calls, tools, i);
+    if (first !== undefined) {
+      const message = `Skipped: duplicate of tool call ${first} in this turn (same tool and arguments); see its result.`;
+      prepared[i] = { status: 'skipped', call, message, tool, args: raw };
+      continue;
     }
     // Most schemas validate synchronously: those calls cost no promise.
     const validated = checkSchema(tool.parameters, raw);
@@ -120,6 +126,21 @@ export function prepareToolCalls(
   }
   if (!pending) return { calls: prepared as PreparedCall[], unknownTool: false, invalidJson: false };
   return Promise.all(prepared).then((done) => ({ calls: done, unknownTool: false, invalidJson: false }));
+}
+
+/** The id of an earlier call of the turn to the same tool with the same arguments text. */
+function firstSame(
+  calls: readonly ToolCallPart[],
+  tools: readonly (ReturnType<ToolRegistry['resolve']> | undefined)[],
+  index: number,
+): string | undefined {
+  // Turns hold a handful of calls: comparing pairs costs less than a map and a key per call.
+  const { arguments: text } = calls[index]!;
+  const tool = tools[index]!.tool;
+  for (let j = 0; j < index; j++) {
+    if (tools[j]!.tool === tool && calls[j]!.arguments === text) return calls[j]!.id;
+  }
+  return undefined;
 }
 
 function readyCall(

@@ -173,7 +173,7 @@ export class ToolRunner {
     const limit = ready.length > this.concurrency ? pLimit(this.concurrency) : undefined;
     const started = ready.map((i) => {
       const call = prepared[i] as ReadyToolCall;
-      return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx);
+      return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx, start);
     });
     const settled = started.some(isPromise) ? Promise.all(started) : (started as ToolOutcome[]);
     return andThen(settled, (results) => {
@@ -206,11 +206,15 @@ export class ToolRunner {
     return outcomes;
   }
 
+  /** `startedAt`: when the call starts, if the caller read the clock just now (a batch's calls start together). */
   private readonly limited = (
     prepared: ReadyToolCall,
     ctx: RunToolsContext,
+    startedAt?: number,
   ): ToolOutcome | Promise<ToolOutcome> =>
-    this.limiter ? this.limiter(async () => this.execute(prepared, ctx)) : this.execute(prepared, ctx);
+    this.limiter
+      ? this.limiter(async () => this.execute(prepared, ctx))
+      : this.execute(prepared, ctx, startedAt);
 
   /**
    * Gate, tool, filter. A call whose gate decides and whose tool returns
@@ -219,8 +223,8 @@ export class ToolRunner {
   private readonly execute = (
     prepared: ReadyToolCall,
     ctx: RunToolsContext,
+    start = this.clock.now(),
   ): ToolOutcome | Promise<ToolOutcome> => {
-    const start = this.clock.now();
     if (!ctx.gate) return this.invoke(prepared, ctx, start, undefined);
     let decision: ReturnType<ToolGate>;
     try {
