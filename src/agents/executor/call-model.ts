@@ -80,10 +80,10 @@ function requestOf(loop: LoopState): ModelRequest {
   const tools = deps.registry.specs();
   const last = loop.request;
   if (last && last.specs === tools && !deps.options.prepareRequest) return last.request;
-  const request: ModelRequest =
-    tools.length > 0
-      ? { ...deps.base, tools, messages: run.messages }
-      : { ...deps.base, messages: run.messages };
+  // Not a spread: V8 gave each spread copy a hidden class of its own, a few hundred bytes per run.
+  const request: ModelRequest = Object.assign({}, deps.base) as ModelRequest;
+  request.messages = run.messages;
+  if (tools.length > 0) request.tools = tools;
   loop.request = { request, specs: tools };
   return request;
 }
