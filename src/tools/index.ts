@@ -3,7 +3,12 @@ export * from './error-category.js';
 export { type JsonSchemaOptions, type JsonSchemaParameters, jsonSchema } from './json-schema.js';
 export * from './output.js';
 export * from './paths.js';
-export * from './prepare.js';
+export {
+  type PreparedCall,
+  type PreparedCallStatus,
+  type PreparedTurn,
+  prepareToolCalls,
+} from './prepare.js';
 export * from './registry.js';
 export * from './runner.js';
 export {

@@ -52,10 +52,21 @@ const SKIPPED_FOR_JSON = 'Skipped: other tool call in this response had invalid 
  * Resolves names, parses and validates arguments, and drops same-turn
  * duplicates. An unknown name or invalid JSON in any call answers the whole
  * turn with error and "skipped" results (the model retries the turn as a
- * whole); invalid arguments only fail their own call. Synchronous unless a
- * schema validates asynchronously; such calls are validated concurrently.
+ * whole); invalid arguments only fail their own call. Asynchronous because a
+ * schema may validate asynchronously; the calls are validated concurrently.
  */
-export function prepareToolCalls(
+export async function prepareToolCalls(
+  registry: ToolRegistry,
+  calls: readonly ToolCallPart[],
+): Promise<PreparedTurn> {
+  return prepareTurn(registry, calls);
+}
+
+/**
+ * {@link prepareToolCalls}, synchronous unless a schema validates
+ * asynchronously: the executor's turn costs no promise for it.
+ */
+export function prepareTurn(
   registry: ToolRegistry,
   calls: readonly ToolCallPart[],
 ): MaybePromise<PreparedTurn> {

@@ -128,6 +128,15 @@ export class ToolRunner {
   }
 
   /**
+   * Runs `prepared` and resolves with one outcome per call, in call order.
+   * See {@link ToolRunner.start}, which gives them at once when every call
+   * completes synchronously.
+   */
+  async run(prepared: readonly PreparedCall[], ctx: RunToolsContext): Promise<ToolOutcome[]> {
+    return this.start(prepared, ctx);
+  }
+
+  /**
    * Runs `prepared` and gives one outcome per call, in call order — at once
    * when every call completes synchronously, else as a promise. Calls that
    * are not ready are answered at once with their message. Ready calls run
@@ -138,7 +147,7 @@ export class ToolRunner {
    * rejects: a throwing tool, a timeout or an abort becomes an error result.
    * A deferred call's outcome is marked `deferred`.
    */
-  run(prepared: readonly PreparedCall[], ctx: RunToolsContext): MaybePromise<ToolOutcome[]> {
+  start(prepared: readonly PreparedCall[], ctx: RunToolsContext): MaybePromise<ToolOutcome[]> {
     const outcomes = new Array<ToolOutcome>(prepared.length);
     let ready: number[] | undefined;
     for (let i = 0; i < prepared.length; i++) {

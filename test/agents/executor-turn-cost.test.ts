@@ -10,7 +10,7 @@ import type { AssistantMessage } from '../../src/core/messages.js';
 import { emptyUsage } from '../../src/core/usage.js';
 import type { ChatModel, ModelRequest } from '../../src/model/types.js';
 import { ScriptedModel, testRuntime } from '../../src/testing/index.js';
-import { prepareToolCalls } from '../../src/tools/prepare.js';
+import { prepareTurn } from '../../src/tools/prepare.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { ToolRunner } from '../../src/tools/runner.js';
 import { defineTool } from '../../src/tools/types.js';
@@ -128,18 +128,18 @@ describe('Executor turn costs', () => {
 
 describe('synchronous tool turns', () => {
   it('prepares calls of synchronous schemas without a promise', () => {
-    const prepared = prepareToolCalls(new ToolRegistry([add]), [toolCall('add', { a: 1, b: 2 })]);
+    const prepared = prepareTurn(new ToolRegistry([add]), [toolCall('add', { a: 1, b: 2 })]);
     expect(prepared).not.toBeInstanceOf(Promise);
   });
 
   it('runs synchronous tools to their outcomes without a promise', () => {
     const { bus } = collectingBus();
-    const prepared = prepareToolCalls(new ToolRegistry([add]), [
+    const prepared = prepareTurn(new ToolRegistry([add]), [
       toolCall('add', { a: 1, b: 2 }, 'c1'),
       toolCall('add', { a: 3, b: 4 }, 'c2'),
     ]);
     if (prepared instanceof Promise) throw new Error('expected synchronous preparation');
-    const ran = new ToolRunner().run(prepared.calls, {
+    const ran = new ToolRunner().start(prepared.calls, {
       signal: new AbortController().signal,
       emit: bus,
       runId: bus.runId,

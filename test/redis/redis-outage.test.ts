@@ -209,12 +209,12 @@ describe.each(variants)('Redis outage during an approval wait (%s)', (_name, bas
       .calls;
     const run = (defaultAction: 'approve' | 'deny') =>
       clock.run(
-        Promise.resolve(new ToolRunner({ clock }).run(calls, {
+        new ToolRunner({ clock }).run(calls, {
           signal: new AbortController().signal,
           emit: collectingBus(clock).bus,
           runId: 'run_x',
           gate: new ApprovalGate({ bus, runtime: { clock }, defaultAction }).gate,
-        })),
+        }),
       );
 
     const [denied] = await run('deny');

@@ -9,7 +9,7 @@ import { ModelError, RunError } from '../../core/errors.js';
 import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import type { AssistantMessage, ToolCallPart } from '../../core/messages.js';
 import type { ModelResponse } from '../../model/types.js';
-import { type PreparedTurn, prepareToolCalls } from '../../tools/prepare.js';
+import { type PreparedTurn, prepareTurn } from '../../tools/prepare.js';
 import { answer } from './answer.js';
 import { continueCutReply, rollBack } from './length-limit.js';
 import type { LoopState } from './loop-state.js';
@@ -82,7 +82,7 @@ function actOn(
   message: AssistantMessage,
   calls: ToolCallPart[],
 ): MaybePromise<ExecutorResult | undefined> {
-  return andThen(prepareToolCalls(loop.deps.registry, calls), (turn) => actOnTurn(loop, message, turn));
+  return andThen(prepareTurn(loop.deps.registry, calls), (turn) => actOnTurn(loop, message, turn));
 }
 
 function actOnTurn(

@@ -9,7 +9,7 @@ import { RunError } from '../../core/errors.js';
 import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import type { ToolMessage } from '../../core/messages.js';
 import { classifyToolError } from '../../tools/error-category.js';
-import { type PreparedCall, prepareToolCalls } from '../../tools/prepare.js';
+import { type PreparedCall, prepareTurn } from '../../tools/prepare.js';
 import type { ToolOutcome } from '../../tools/runner.js';
 import { toolErrorNote } from './error-streak.js';
 import type { LoopState } from './loop-state.js';
@@ -26,7 +26,7 @@ import { BatchResults, pendingBatch } from './tool-results.js';
 export function runPendingCalls(loop: LoopState): MaybePromise<undefined> {
   const pending = pendingBatch(loop.run.messages);
   if (!pending) return undefined;
-  return andThen(prepareToolCalls(loop.deps.registry, pending.calls), (prepared) =>
+  return andThen(prepareTurn(loop.deps.registry, pending.calls), (prepared) =>
     runTools(loop, prepared.calls, pending.results, pending.at),
   );
 }
@@ -59,7 +59,7 @@ export function runTools(
       if (batch.saving instanceof Promise) batch.saving.catch(() => {});
     }
   };
-  const ran = deps.runner.run(results.size > 0 ? calls.filter((_, i) => !results.answered(i)) : calls, {
+  const ran = deps.runner.start(results.size > 0 ? calls.filter((_, i) => !results.answered(i)) : calls, {
     signal: run.signal,
     emit: run.emit,
     runId: run.emit.runId,
