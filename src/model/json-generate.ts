@@ -22,6 +22,7 @@ import type { JsonShape } from './json-candidates.js';
 import { parseWithSchemaAsync, StructuredOutputError } from './json-parse.js';
 import { watchPartialObject } from './partial-object.js';
 import type { Schema } from './schema.js';
+import { jsonSchemasReady } from './schema-json.js';
 import { outputFormat, responseFormatFor, structuredOutputMode } from './structured.js';
 import type { ModelRequest, ModelResponse, ResponseFormat } from './types.js';
 
@@ -186,11 +187,15 @@ export interface GenerateObjectOptions<T> extends GenerateOptions {
 export function generateObject<T>(options: GenerateObjectOptions<T>): Promise<GenerateObjectResult<T>> {
   const { schema, expect, request } = options;
   const format = request.responseFormat ?? (options.native === false ? undefined : nativeFormat(options));
-  return generateWithRetry({
-    ...options,
-    request: format ? { ...request, responseFormat: format } : request,
-    parse: (text) => parseWithSchemaAsync(text, schema, expect),
-  });
+  const run = () =>
+    generateWithRetry({
+      ...options,
+      request: format ? { ...request, responseFormat: format } : request,
+      parse: (text) => parseWithSchemaAsync(text, schema, expect),
+    });
+  // A zod < 4.2 schema's JSON Schema is filled in once tandem's zod is imported.
+  const ready = jsonSchemasReady();
+  return ready ? ready.then(run) : run();
 }
 
 /**

@@ -3,11 +3,16 @@
  * library's own converter: Standard JSON Schema (zod ≥ 4.2, arktype ≥ 2.1.28,
  * valibot through `toStandardJsonSchema`), else zod 4 core's `toJSONSchema`
  * for older zod 4 schemas. A JSON Schema the user gives wins over both.
+ *
+ * Older zod schemas are converted by tandem's zod, which is imported on first
+ * use (see `lazy-zod.ts`): until it is, their JSON Schema is an empty object,
+ * filled in place once zod is in, and {@link jsonSchemasReady} says when.
  * @module
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { loadedZod, loadZod, type Zod } from './lazy-zod.js';
 import { isRecord } from './records.js';
 import { isZod3Schema, propertyOf, ZOD3_HINT } from './schema.js';
 import type { JsonSchema } from './types.js';
@@ -17,7 +22,9 @@ const GIVE_IT =
 
 /**
  * JSON Schema of the input `schema` accepts, without `$schema`. `given`, when
- * set, is used as is. `label` names the schema in errors.
+ * set, is used as is. `label` names the schema in errors. The JSON Schema of
+ * a zod schema older than zod 4.2 is filled in when tandem's zod is imported
+ * (see {@link jsonSchemasReady}) unless it already is.
  * @throws ConfigError naming `label` when no JSON Schema can be had, or the converter fails.
  */
 export function parametersJsonSchema(
@@ -29,37 +36,46 @@ export function parametersJsonSchema(
     if (!isRecord(given)) throw new ConfigError(`${label}: the JSON Schema given must be an object`);
     return given;
   }
-  let converted: unknown;
-  try {
-    converted = convert(schema);
-  } catch (error) {
-    throw new ConfigError(`${label}: converting to JSON Schema failed (${errorMessage(error)}); ${GIVE_IT}`);
-  }
-  if (converted === undefined) {
-    const vendor = schema['~standard'].vendor;
-    throw new ConfigError(
-      isZod3Schema(schema)
-        ? `${label}: ${ZOD3_HINT}`
-        : `${label}: a ${vendor} schema has no JSON Schema converter; ${GIVE_IT}`,
-    );
-  }
-  if (!isRecord(converted)) throw new ConfigError(`${label}: the converter returned no JSON Schema object`);
-  const json = { ...converted };
-  delete json.$schema;
-  return json;
-}
-
-/** The library's own conversion, or undefined when it has none. */
-function convert(schema: StandardSchemaV1): unknown {
   const standard = schema['~standard'];
   const converter = propertyOf(standard, 'jsonSchema');
   if (typeof propertyOf(converter, 'input') === 'function') {
     // zod throws on types JSON cannot carry (dates, bigints) unless told to leave them open.
     const libraryOptions = standard.vendor === 'zod' ? { unrepresentable: 'any' } : undefined;
-    return (converter as StandardJSONSchemaV1.Converter).input({ target: 'draft-2020-12', libraryOptions });
+    return converted(label, () =>
+      (converter as StandardJSONSchemaV1.Converter).input({ target: 'draft-2020-12', libraryOptions }),
+    );
   }
-  if (propertyOf(schema, '_zod') === undefined) return undefined;
-  return z.toJSONSchema(schema as z.core.$ZodType, { io: 'input', unrepresentable: 'any', metadata });
+  if (propertyOf(schema, '_zod') !== undefined) {
+    const zod = loadedZod();
+    return zod ? converted(label, () => zodJsonSchema(zod, schema)) : whenZodLoads(schema, label);
+  }
+  throw new ConfigError(
+    isZod3Schema(schema)
+      ? `${label}: ${ZOD3_HINT}`
+      : `${label}: a ${standard.vendor} schema has no JSON Schema converter; ${GIVE_IT}`,
+  );
+}
+
+/** What `convert` returns, checked and without `$schema`. */
+function converted(label: string, convert: () => unknown): JsonSchema {
+  let json: unknown;
+  try {
+    json = convert();
+  } catch (error) {
+    throw new ConfigError(`${label}: converting to JSON Schema failed (${errorMessage(error)}); ${GIVE_IT}`);
+  }
+  if (!isRecord(json)) throw new ConfigError(`${label}: the converter returned no JSON Schema object`);
+  const out = { ...json };
+  delete out.$schema;
+  return out;
+}
+
+function zodJsonSchema(zod: Zod, schema: StandardSchemaV1): unknown {
+  return zod.toJSONSchema(schema as unknown as z.core.$ZodType, {
+    io: 'input',
+    unrepresentable: 'any',
+    metadata: metadataOf(zod),
+  });
 }
 
 /**
@@ -67,9 +83,46 @@ function convert(schema: StandardSchemaV1): unknown {
  * schema's own `.meta()` reads its copy's: so the descriptions of a schema
  * made by another copy of zod than tandem's still reach the model.
  */
-const metadata = {
-  get: (schema: z.core.$ZodType) => {
-    const meta = propertyOf(schema, 'meta');
-    return typeof meta === 'function' ? meta.call(schema) : z.globalRegistry.get(schema);
-  },
-} as unknown as z.core.$ZodRegistry<Record<string, unknown>>;
+function metadataOf(zod: Zod): z.core.$ZodRegistry<Record<string, unknown>> {
+  return {
+    get: (schema: z.core.$ZodType) => {
+      const meta = propertyOf(schema, 'meta');
+      return typeof meta === 'function' ? meta.call(schema) : zod.globalRegistry.get(schema);
+    },
+  } as unknown as z.core.$ZodRegistry<Record<string, unknown>>;
+}
+
+const waiting: { json: JsonSchema; schema: StandardSchemaV1; label: string }[] = [];
+let filling: Promise<void> | undefined;
+
+/** An empty JSON Schema, filled in once zod is imported. */
+function whenZodLoads(schema: StandardSchemaV1, label: string): JsonSchema {
+  const json: JsonSchema = {};
+  waiting.push({ json, schema, label });
+  if (!filling) {
+    filling = loadZod().then(fillWaiting);
+    // Kept rejected for whoever awaits it; nobody awaiting must not crash the process.
+    filling.catch(() => {});
+  }
+  return json;
+}
+
+function fillWaiting(zod: Zod): void {
+  for (const { json, schema, label } of waiting.splice(0)) {
+    Object.assign(
+      json,
+      converted(label, () => zodJsonSchema(zod, schema)),
+    );
+  }
+  filling = undefined;
+}
+
+/**
+ * Resolves when every JSON Schema made so far is filled in: `undefined` when
+ * none is waiting (the usual case — nothing to await), else a promise, which
+ * rejects with the {@link ConfigError} of a schema that cannot be converted.
+ * Code that sends tool or output JSON Schemas to a model awaits it first.
+ */
+export function jsonSchemasReady(): Promise<void> | undefined {
+  return filling;
+}

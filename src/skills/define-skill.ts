@@ -6,7 +6,6 @@
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { z } from 'zod/v4';
 import { ConfigError } from '../core/errors.js';
 import type { JsonSchema } from '../model/types.js';
 import { assertSchema, type Schema, type SchemaOutput } from '../tools/schema.js';
@@ -109,6 +108,11 @@ export function defineSkill<P extends StandardSchemaV1, O extends StandardSchema
   };
 }
 
+/** The output schema of a tool skill given none: any value, as is. */
+const ANY_OUTPUT: Schema<unknown> = {
+  '~standard': { version: 1, vendor: 'tandem', validate: (value) => ({ value }) },
+};
+
 /** Options of {@link toolSkill}. */
 export interface ToolSkillOptions<O extends StandardSchemaV1> {
   /** Default: the tool's name. */
@@ -138,7 +142,7 @@ export function toolSkill<Args, O extends StandardSchemaV1 = Schema<unknown>>(
     tags: options.tags,
     parameters: tool.parameters,
     parametersSchema: tool.jsonSchema,
-    output: (options.output ?? z.unknown()) as O,
+    output: (options.output ?? ANY_OUTPUT) as O,
     risk: tool.risk,
     run: (params, ctx) => tool.execute(params as Args, ctx.toolContext()) as StandardSchemaV1.InferInput<O>,
   });

@@ -4,8 +4,8 @@
  * act on — the available ids, the expected parameters — never as a crash.
  * @module
  */
-import { z } from 'zod/v4';
 import { isAbortError } from '../core/errors.js';
+import { lazySchema } from '../model/lazy-zod.js';
 import type { ChatModel } from '../model/types.js';
 import { defineTool, type Tool, type ToolRisk } from '../tools/types.js';
 import { SkillError } from './errors.js';
@@ -20,6 +20,38 @@ export interface SkillToolsOptions {
 }
 
 const RISK_ORDER: readonly ToolRisk[] = ['safe', 'moderate', 'risky'];
+
+const SKILL_ID = 'Id of the skill, from list_skills';
+const PARAMS = "The skill's parameters";
+const CATEGORY = 'Only skills of this category';
+
+const invokeParameters = lazySchema((z) =>
+  z.object({
+    skill_id: z.string().describe(SKILL_ID),
+    params: z.record(z.string(), z.unknown()).default({}).describe(PARAMS),
+  }),
+);
+
+/** The JSON Schema of `invokeParameters`, as zod writes it. */
+const INVOKE_JSON = {
+  type: 'object',
+  properties: {
+    skill_id: { type: 'string', description: SKILL_ID },
+    params: {
+      default: {},
+      description: PARAMS,
+      type: 'object',
+      propertyNames: { type: 'string' },
+      additionalProperties: {},
+    },
+  },
+  required: ['skill_id'],
+};
+
+const listParameters = lazySchema((z) => z.object({ category: z.string().optional().describe(CATEGORY) }));
+
+/** The JSON Schema of `listParameters`, as zod writes it. */
+const LIST_JSON = { type: 'object', properties: { category: { description: CATEGORY, type: 'string' } } };
 
 /**
  * `invoke_skill({ skill_id, params })` and `list_skills({ category? })` over
@@ -46,10 +78,8 @@ export function createSkillTools(registry: SkillRegistry, options: SkillToolsOpt
     name: 'invoke_skill',
     description:
       'Run a skill by id with its parameters. Call list_skills first to see the skills and the parameters each expects.',
-    parameters: z.object({
-      skill_id: z.string().describe('Id of the skill, from list_skills'),
-      params: z.record(z.string(), z.unknown()).default({}).describe("The skill's parameters"),
-    }),
+    parameters: invokeParameters,
+    jsonSchema: INVOKE_JSON,
     risk,
     async execute({ skill_id, params }, ctx) {
       if (allowed && !allowed.includes(skill_id)) {
@@ -79,7 +109,8 @@ export function createSkillTools(registry: SkillRegistry, options: SkillToolsOpt
   const listSkills = defineTool({
     name: 'list_skills',
     description: 'List the available skills: id, description, category and the parameters each expects.',
-    parameters: z.object({ category: z.string().optional().describe('Only skills of this category') }),
+    parameters: listParameters,
+    jsonSchema: LIST_JSON,
     parallelSafe: true,
     execute({ category }) {
       const skills = registry.describe({ category, ids: allowed });

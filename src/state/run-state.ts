@@ -5,11 +5,12 @@
  * another process after an approval, a restart or a crash.
  * @module
  */
-import { z } from 'zod/v4';
-import { TandemError } from '../core/errors.js';
+import { errorMessage, TandemError } from '../core/errors.js';
 import type { EventPayloads, InterruptView, PlanStepView } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import type { JsonSchema } from '../model/types.js';
+import { checkJsonSchema } from '../tools/json-schema-check.js';
 
 /** The schema version this release writes. */
 export const RUN_STATE_VERSION = 1;
@@ -98,48 +99,68 @@ export class RunStateError extends TandemError<RunStateErrorKind> {
   static override readonly brand: string = 'RunStateError';
 }
 
-const usageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cachedInputTokens: z.number(),
-  reasoningTokens: z.number(),
+const STRING = { type: 'string' };
+const NUMBER = { type: 'number' };
+const COUNT = { type: 'integer', minimum: 0 };
+const STRINGS = { type: 'array', items: STRING };
+
+/** An object with these required properties (others pass, as saved). */
+function object(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
+  const required = Object.keys(properties).filter((key) => !optional.includes(key));
+  return { type: 'object', properties, required };
+}
+
+const MESSAGE = object({
+  role: { enum: ['user', 'assistant', 'tool'] },
+  content: { anyOf: [STRING, { type: 'array', items: object({ type: STRING }) }] },
 });
 
-const messageSchema = z.looseObject({
-  role: z.enum(['user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
-});
-
-const runStateSchema = z.looseObject({
-  version: z.literal(RUN_STATE_VERSION),
-  runId: z.string().min(1),
-  task: z.string(),
-  status: z.enum(['running', 'paused', 'completed', 'failed']),
-  phase: z.enum(['classifying', 'executing', 'planning', 'dispatching', 'verifying', 'finalizing', 'done']),
-  complexity: z.enum(['simple', 'complex']).optional(),
-  plan: z.looseObject({ title: z.string(), summary: z.string(), steps: z.array(z.unknown()) }).optional(),
-  steps: z.array(
-    z.looseObject({
-      step: z.looseObject({ id: z.string(), description: z.string(), dependsOn: z.array(z.string()) }),
-      status: z.enum(['pending', 'running', 'completed', 'failed', 'skipped']),
-      output: z.string(),
-      attempts: z.number().int().min(0),
+/**
+ * The shape a saved state must have to be resumed: checked as JSON Schema
+ * (synchronously, with no schema library to import). Fields it does not
+ * name are kept as saved.
+ */
+const RUN_STATE_SCHEMA = object(
+  {
+    version: { const: RUN_STATE_VERSION },
+    runId: { type: 'string', minLength: 1 },
+    task: STRING,
+    status: { enum: ['running', 'paused', 'completed', 'failed'] },
+    phase: {
+      enum: ['classifying', 'executing', 'planning', 'dispatching', 'verifying', 'finalizing', 'done'],
+    },
+    complexity: { enum: ['simple', 'complex'] },
+    plan: object({ title: STRING, summary: STRING, steps: { type: 'array' } }),
+    steps: {
+      type: 'array',
+      items: object({
+        step: object({ id: STRING, description: STRING, dependsOn: STRINGS }),
+        status: { enum: ['pending', 'running', 'completed', 'failed', 'skipped'] },
+        output: STRING,
+        attempts: COUNT,
+      }),
+    },
+    order: STRINGS,
+    revisions: COUNT,
+    conversations: {
+      type: 'object',
+      additionalProperties: object({
+        mode: { enum: ['direct', 'normal', 'enhanced', 'takeover'] },
+        messages: { type: 'array', items: MESSAGE },
+      }),
+    },
+    handoffs: { type: 'array', items: object({ from: STRING, to: STRING }) },
+    interrupts: { type: 'array', items: object({ id: STRING, kind: STRING }) },
+    usage: object({
+      inputTokens: NUMBER,
+      outputTokens: NUMBER,
+      cachedInputTokens: NUMBER,
+      reasoningTokens: NUMBER,
     }),
-  ),
-  order: z.array(z.string()),
-  revisions: z.number().int().min(0),
-  conversations: z.record(
-    z.string(),
-    z.looseObject({
-      mode: z.enum(['direct', 'normal', 'enhanced', 'takeover']),
-      messages: z.array(messageSchema),
-    }),
-  ),
-  handoffs: z.array(z.looseObject({ from: z.string(), to: z.string() })),
-  interrupts: z.array(z.looseObject({ id: z.string(), kind: z.string() })),
-  usage: usageSchema,
-  updatedAt: z.number(),
-});
+    updatedAt: NUMBER,
+  },
+  ['complexity', 'plan'],
+);
 
 /**
  * Older schema versions and how each becomes the next. Empty while version 1
@@ -179,10 +200,26 @@ export function parseRunState(value: unknown): RunState {
     }
     state = migrate(state);
   }
-  const parsed = runStateSchema.safeParse(state);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new RunStateError('invalid_state', `Invalid run state: ${issues}`);
+  const issues = checkJsonSchema(RUN_STATE_SCHEMA, state);
+  if (issues.length > 0) {
+    const list = issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new RunStateError('invalid_state', `Invalid run state: ${list}`);
   }
-  return parsed.data as unknown as RunState;
+  return ownCopy(state as unknown as RunState);
+}
+
+/**
+ * A copy the run may change without touching the caller's state. Usage keeps
+ * only its token counts, as it always has on resume.
+ */
+function ownCopy(state: RunState): RunState {
+  let copy: RunState;
+  try {
+    copy = structuredClone(state);
+  } catch (error) {
+    throw new RunStateError('invalid_state', `Invalid run state: ${errorMessage(error)}`);
+  }
+  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens } = copy.usage;
+  copy.usage = { inputTokens, outputTokens, cachedInputTokens, reasoningTokens };
+  return copy;
 }

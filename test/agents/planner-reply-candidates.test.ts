@@ -5,9 +5,11 @@ import {
   Planner,
   parseJSONLoose,
   parseWithSchema,
+  parseWithSchemaAsync,
   planSchema,
   StructuredOutputError,
 } from '../../src/index.js';
+import { loadZod } from '../../src/model/lazy-zod.js';
 import { FakeClock, flush, ScriptedModel } from '../../src/testing/index.js';
 
 const step = (id: string, extra = '') => `{"id": "${id}", "description": "Do ${id}"${extra}}`;
@@ -29,23 +31,23 @@ async function settle<T>(clock: FakeClock, pending: Promise<T>): Promise<T | unk
 }
 
 describe('a plan reply is read as the whole plan, whatever near-JSON it holds', () => {
-  it('a trailing comma after the last step still yields the whole plan, not its first step', () => {
+  it('a trailing comma after the last step still yields the whole plan, not its first step', async () => {
     const reply = `{"title": "T", "summary": "S", "steps": [${step('a')}, ${step('b', ', "dependsOn": ["a"]')},]}`;
-    const plan = parseWithSchema(reply, planSchema, 'object');
+    const plan = await parseWithSchemaAsync(reply, planSchema, 'object');
     expect(plan.title).toBe('T');
     expect(plan.steps.map((s) => s.id)).toEqual(['a', 'b']);
   });
 
-  it('every step trailing-commaed yields the plan, not an inner dependsOn array', () => {
+  it('every step trailing-commaed yields the plan, not an inner dependsOn array', async () => {
     const reply = `{"title": "T", "summary": "S", "steps": [{"id": "a", "description": "x", "dependsOn": [],}, {"id": "b", "description": "y", "dependsOn": ["a"],},]}`;
     expect(parseJSONLoose(reply)).toMatchObject({ title: 'T', steps: [{ id: 'a' }, { id: 'b' }] });
-    const plan = parseWithSchema(reply, planSchema, 'object');
+    const plan = await parseWithSchemaAsync(reply, planSchema, 'object');
     expect(plan.steps.map((s) => s.dependsOn)).toEqual([[], ['a']]);
   });
 
-  it('a single-quoted title does not lose to the steps array', () => {
+  it('a single-quoted title does not lose to the steps array', async () => {
     const reply = `{'title': 'Quoted', "summary": "S", "steps": [${step('a')}]}`;
-    expect(parseWithSchema(reply, planSchema, 'object').title).toBe('Quoted');
+    expect((await parseWithSchemaAsync(reply, planSchema, 'object')).title).toBe('Quoted');
   });
 
   it('an example block before the real plan does not fail every attempt', async () => {
@@ -68,7 +70,9 @@ describe('a plan reply is read as the whole plan, whatever near-JSON it holds', 
     expect(text).not.toContain('contains no JSON');
   });
 
-  it('parseWithSchema reports a schema failure over an unparsable block', () => {
+  it('parseWithSchema reports a schema failure over an unparsable block', async () => {
+    // planSchema validates synchronously once zod is imported.
+    await loadZod();
     const error = (() => {
       try {
         parseWithSchema('{oops\n```json\n{"title": "T", "steps": []}\n```', planSchema, 'object');

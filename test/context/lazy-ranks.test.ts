@@ -1,26 +1,10 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { importProbe } from '../support/import-probe.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-async function probe(...args: string[]): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--import',
-      './test/context/fixtures/log-rank-imports.mjs',
-      './test/context/fixtures/import-probe.mjs',
-      ...args,
-    ],
-    { cwd: root },
-  );
-  return stdout;
-}
+const probe = importProbe(
+  './test/context/fixtures/log-rank-imports.mjs',
+  './test/context/fixtures/import-probe.mjs',
+);
 
 describe('lazy tiktoken rank data', () => {
   it('importing the package entry and the context layer loads no rank data', async () => {

@@ -63,4 +63,40 @@ describe('RunState', () => {
   ])('refuses %s as invalid_state', (_name, value) => {
     expect(() => parseRunState(value)).toThrow(expect.objectContaining({ kind: 'invalid_state' }));
   });
+
+  it.each([
+    ['a wrong status', { status: 'sleeping' }, /status: Invalid option/],
+    ['a negative revision count', { revisions: -1 }, /revisions: Too small/],
+    [
+      'a message of an unknown role',
+      { conversations: { s: { mode: 'normal', messages: [{ role: 'x', content: '' }] } } },
+      /conversations\.s\.messages\.0\.role/,
+    ],
+    ['no usage', { usage: undefined }, /usage: Invalid input/],
+  ])('names where the state is wrong: %s', (_name, change, message) => {
+    expect(() => parseRunState({ ...fixture('run-state-v1.json'), ...change })).toThrow(message);
+  });
+
+  it('returns a copy the run may change without touching the state it was given', () => {
+    const saved = fixture('run-state-v1.json');
+    const before = structuredClone(saved);
+    const state = parseRunState(saved);
+    state.status = 'failed';
+    state.steps[0]!.output = 'changed';
+    state.conversations.s2!.messages.length = 0;
+    expect(saved).toEqual(before);
+  });
+
+  it('keeps the fields it does not know, and only the token counts of usage', () => {
+    const saved = { ...fixture('run-state-v1.json'), extra: { kept: true } };
+    saved.usage = { ...saved.usage, costUsd: 0.5 };
+    const state = parseRunState(saved) as unknown as Record<string, unknown>;
+    expect(state.extra).toEqual({ kept: true });
+    expect(state.usage).toEqual({
+      inputTokens: saved.usage.inputTokens,
+      outputTokens: saved.usage.outputTokens,
+      cachedInputTokens: saved.usage.cachedInputTokens,
+      reasoningTokens: saved.usage.reasoningTokens,
+    });
+  });
 });

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { ConfigError } from '../../src/core/errors.js';
+import { jsonSchemasReady } from '../../src/model/schema-json.js';
 import { defineSkill, SkillRegistry, toolSkill } from '../../src/skills/index.js';
 import { prepareToolCalls } from '../../src/tools/prepare.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -115,7 +116,7 @@ describe('JSON Schema for providers', () => {
     expect(toolSpec(weatherTool(z.object({ city: z.string() }), given)).parameters).toBe(given);
   });
 
-  it('keeps the descriptions of a zod < 4.2 schema made by another copy of zod', () => {
+  it('keeps the descriptions of a zod < 4.2 schema made by another copy of zod', async () => {
     // Another copy: its descriptions live in its own registry, and it has no Standard JSON Schema.
     const ownRegistry = z.registry<{ description: string }>();
     const city = z.string();
@@ -125,7 +126,10 @@ describe('JSON Schema for providers', () => {
     const older = Object.create(current, {
       '~standard': { value: { ...current['~standard'], jsonSchema: undefined } },
     });
-    expect(toolSpec(weatherTool(older)).parameters).toEqual({
+    const tool = weatherTool(older);
+    // tandem converts it with its own zod, imported on first use.
+    await jsonSchemasReady();
+    expect(toolSpec(tool).parameters).toEqual({
       type: 'object',
       properties: { city: CITY },
       required: ['city'],

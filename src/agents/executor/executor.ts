@@ -16,6 +16,7 @@ import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
 import type { Schema } from '../../model/schema.js';
+import { jsonSchemasReady } from '../../model/schema-json.js';
 import { outputFormat } from '../../model/structured.js';
 import type { ModelRequest, SystemPart } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
@@ -237,7 +238,8 @@ export class Executor<T = undefined> {
       deps.output = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
       deps.base = withOutput(deps.base, deps.output);
     }
-    return runLoop(deps, run);
+    // A zod < 4.2 schema's JSON Schema is filled in once tandem's zod is imported.
+    return andThen(jsonSchemasReady(), () => runLoop(deps, run));
   }
 }
 

@@ -5,8 +5,8 @@
  * never a crash, and under the name the model called.
  * @module
  */
-import { z } from 'zod/v4';
 import { TandemError } from '../../core/errors.js';
+import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import type { ToolFamily } from '../../tools/registry.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import type { HandoffSession } from './session-rules.js';
@@ -27,14 +27,32 @@ export class HandoffError extends TandemError<'refused'> {
   }
 }
 
+/** Arguments of a handoff tool: `context` defaults to `''`. */
+export interface HandoffArgs {
+  task: string;
+  context: string;
+}
+
+const TASK = 'What the other agent should do, self-contained';
+const CONTEXT = 'What you found or decided that the other agent needs (findings, constraints, file names)';
+
 /** Arguments of a handoff tool. */
-export const handoffArgsSchema = z.object({
-  task: z.string().trim().min(1).describe('What the other agent should do, self-contained'),
-  context: z
-    .string()
-    .default('')
-    .describe('What you found or decided that the other agent needs (findings, constraints, file names)'),
-});
+export const handoffArgsSchema: LazySchema<HandoffArgs> = lazySchema((z) =>
+  z.object({
+    task: z.string().trim().min(1).describe(TASK),
+    context: z.string().default('').describe(CONTEXT),
+  }),
+);
+
+/** The JSON Schema of {@link handoffArgsSchema}, as zod writes it. */
+const HANDOFF_ARGS_JSON = {
+  type: 'object',
+  properties: {
+    task: { type: 'string', minLength: 1, description: TASK },
+    context: { default: '', description: CONTEXT, type: 'string' },
+  },
+  required: ['task'],
+};
 
 const HANDOFF_PREFIX = 'handoff_to_';
 
@@ -85,6 +103,7 @@ function handoffTool(session: HandoffSession, from: string, target: HandoffTarge
     name: handoffToolName(target.name),
     description: `Hand the task over to the "${target.name}" agent: ${target.description}. It takes over and gives the final answer; you stop after this call.`,
     parameters: handoffArgsSchema,
+    jsonSchema: HANDOFF_ARGS_JSON,
     execute({ task, context }, ctx) {
       const record = session.request(from, target.name, task, context);
       const event = { from, to: target.name, task, accepted: record.accepted };

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Emitter } from '../../core/events.js';
-import type { RunState } from '../../state/run-state.js';
+import { validateSchema } from '../../model/schema.js';
+import { type RunState, RunStateError } from '../../state/run-state.js';
 import { type Plan, type Planner, type PlanStep, planSchema, type ToolHint } from '../planner/index.js';
 import { type StepRecord, stepView } from './dispatch.js';
 import type { RunScope } from './run-scope.js';
@@ -31,7 +32,9 @@ export interface PlannerCall {
 /** Plans `task` (or restores the saved plan) and announces the plan. */
 export async function planPhase(scope: RunScope, task: string, call: PlannerCall): Promise<PlanProgress> {
   const { bus, recorder } = scope;
-  const progress = recorder.state.plan ? restorePlan(recorder.state) : await writePlan(scope, task, call);
+  const progress = recorder.state.plan
+    ? await restorePlan(recorder.state)
+    : await writePlan(scope, task, call);
   const { plan, records, order } = progress;
   recorder.track(plan, records, order);
   bus.emit('plan_overview', { title: plan.title, summary: plan.summary, steps: order.map(stepView) });
@@ -63,10 +66,18 @@ async function writePlan(scope: RunScope, task: string, call: PlannerCall): Prom
 }
 
 /** The saved plan and step records of a resumed run. */
-function restorePlan(state: RunState): PlanProgress {
+async function restorePlan(state: RunState): Promise<PlanProgress> {
   // States saved before a summary was required hold `summary: ''`; the title stands in for it.
   const saved = state.plan as { summary?: string; title?: string };
-  const plan = planSchema.parse({ ...saved, summary: saved.summary?.trim() || saved.title });
+  const checked = await validateSchema(planSchema, {
+    ...saved,
+    summary: saved.summary?.trim() || saved.title,
+  });
+  if (!checked.success) {
+    const problems = checked.issues.map((issue) => `${issue.path.join('.') || 'plan'}: ${issue.message}`);
+    throw new RunStateError('invalid_state', `The saved plan is not a valid plan: ${problems.join('; ')}`);
+  }
+  const plan = checked.data;
   const records = new Map<string, StepRecord>();
   for (const saved of state.steps) {
     const step = saved.step as unknown as PlanStep;

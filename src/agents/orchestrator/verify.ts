@@ -5,7 +5,6 @@
  * (`replan.ts`).
  * @module
  */
-import { z } from 'zod/v4';
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
@@ -13,6 +12,7 @@ import type { ModelInvoker } from '../../model/invoke.js';
 import { parseJSONLoose } from '../../model/json.js';
 import { outputFormat, responseFormatFor, structuredOutputMode } from '../../model/structured.js';
 import type { ResponseFormat } from '../../model/types.js';
+import { jsonSchema } from '../../tools/json-schema.js';
 import type { StepRecord } from './dispatch.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
@@ -49,9 +49,11 @@ export const VERIFY_JSON_SYSTEM_PROMPT = [
   'PASS: the task is done. PARTIAL: some of it is done (say what is missing). FAIL: it went wrong (say what must be redone).',
 ].join('\n');
 
-const verdictSchema = z.object({
-  verdict: z.enum(['PASS', 'PARTIAL', 'FAIL']),
-  reason: z.string(),
+/** The verdict's JSON Schema, for models with a native JSON-schema mode (the reply is read by {@link readVerdict}). */
+const verdictSchema = jsonSchema({
+  type: 'object',
+  properties: { verdict: { type: 'string', enum: ['PASS', 'PARTIAL', 'FAIL'] }, reason: { type: 'string' } },
+  required: ['verdict', 'reason'],
 });
 
 /** Reads a verdict: the text before the first colon decides (seed 002). */

@@ -2,10 +2,12 @@
  * Plan validation: {@link planSchema} reads a model's reply into a plan (at
  * least one step, unique ids, dependencies that exist and form no cycle), and
  * {@link revisionSchema} a revision's remaining steps, merged after the
- * completed ones.
+ * completed ones. zod builds them when first used (`model/lazy-zod.ts`), so
+ * importing the planner imports no zod.
  * @module
  */
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
+import { type LazySchema, lazySchema, type Zod, zodBuilt } from '../../model/lazy-zod.js';
 import type { Plan, PlanStep } from './plan.js';
 
 // Names other planners (and the seeds) use for the same fields; models trained on them write them.
@@ -34,41 +36,57 @@ function canonicalKeys(value: unknown): unknown {
   return out;
 }
 
-const text = z.union([z.string(), z.number()]).transform(String);
-const textList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(text)).default([]);
+/** The plan schemas, as zod builds them. */
+interface PlanSchemas {
+  step: z.ZodType<PlanStep>;
+  draft: z.ZodType<Plan>;
+  plan: z.ZodType<Plan>;
+}
+
+function buildPlanSchemas(z: Zod): PlanSchemas {
+  const text = z.union([z.string(), z.number()]).transform(String);
+  const textList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(text)).default([]);
+  const step = z.preprocess(
+    canonicalKeys,
+    z.object({
+      id: text.pipe(z.string().trim().min(1, 'Step id must not be empty')),
+      description: z.string().trim().min(1, 'Step description must not be empty'),
+      expectedOutput: z.string().default(''),
+      tools: textList,
+      expectedFiles: textList,
+      // An unstated risk must not pass an approval gate as "safe".
+      risk: z
+        .preprocess(
+          (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+          z.enum(['safe', 'moderate', 'risky']),
+        )
+        .default('moderate'),
+      dependsOn: textList,
+    }),
+  );
+  const draft = z.object({
+    title: z.string().trim().min(1, 'The plan needs a title'),
+    // Step prompts quote the summary; an empty one is re-asked like a missing title.
+    summary: z.string({ error: 'The plan needs a summary' }).trim().min(1, 'The plan needs a summary'),
+    steps: z.array(step).min(1, 'The plan must have at least one step'),
+  });
+  const plan = draft.superRefine((plan, ctx) => {
+    for (const message of planProblems(plan.steps))
+      ctx.addIssue({ code: 'custom', message, path: ['steps'] });
+  });
+  return { step, draft, plan };
+}
+
+const schemas = zodBuilt(buildPlanSchemas);
 
 /** One step as a model may write it: numeric ids, seed field names and a missing risk are accepted. */
-export const planStepSchema: z.ZodType<PlanStep> = z.preprocess(
-  canonicalKeys,
-  z.object({
-    id: text.pipe(z.string().trim().min(1, 'Step id must not be empty')),
-    description: z.string().trim().min(1, 'Step description must not be empty'),
-    expectedOutput: z.string().default(''),
-    tools: textList,
-    expectedFiles: textList,
-    // An unstated risk must not pass an approval gate as "safe".
-    risk: z
-      .preprocess(
-        (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
-        z.enum(['safe', 'moderate', 'risky']),
-      )
-      .default('moderate'),
-    dependsOn: textList,
-  }),
-);
+export const planStepSchema: LazySchema<PlanStep> = lazySchema((z) => schemas.with(z).step);
 
 /** A plan before the DAG checks (used to validate revisions, which are checked after merging). */
-export const planDraftSchema = z.object({
-  title: z.string().trim().min(1, 'The plan needs a title'),
-  // Step prompts quote the summary; an empty one is re-asked like a missing title.
-  summary: z.string({ error: 'The plan needs a summary' }).trim().min(1, 'The plan needs a summary'),
-  steps: z.array(planStepSchema).min(1, 'The plan must have at least one step'),
-});
+export const planDraftSchema: LazySchema<Plan> = lazySchema((z) => schemas.with(z).draft);
 
 /** A complete plan: the draft shape plus {@link planProblems}. */
-export const planSchema: z.ZodType<Plan> = planDraftSchema.superRefine((plan, ctx) => {
-  for (const message of planProblems(plan.steps)) ctx.addIssue({ code: 'custom', message, path: ['steps'] });
-});
+export const planSchema: LazySchema<Plan> = lazySchema((z) => schemas.with(z).plan);
 
 /**
  * What is wrong with a list of steps as a DAG, as sentences a model can act
@@ -120,9 +138,10 @@ function findCycle(byId: ReadonlyMap<string, PlanStep>): string[] | undefined {
 }
 
 /** The schema of a revision reply: the remaining steps, merged after the completed ones, then DAG-checked. */
-export function revisionSchema(completed: readonly PlanStep[]): z.ZodType<Plan> {
+export async function revisionSchema(completed: readonly PlanStep[]): Promise<z.ZodType<Plan>> {
   const done = new Map(completed.map((s) => [s.id, s]));
-  return planDraftSchema.transform((draft, ctx) => {
+  const { draft } = await schemas.load();
+  return draft.transform((draft, ctx) => {
     const steps = [...completed];
     for (const step of draft.steps) {
       const old = done.get(step.id);

@@ -6,12 +6,12 @@
  * (re-asks, usage, errors) is in `model-calls.ts`.
  * @module
  */
-import { z } from 'zod/v4';
 import { ConfigError } from '../../core/errors.js';
 import { resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAYS_MS } from '../../model/json.js';
+import { zodBuilt } from '../../model/lazy-zod.js';
 import { PlannerCalls } from './model-calls.js';
 import type {
   PlanCallOptions,
@@ -25,13 +25,15 @@ import { PlanError } from './plan-error.js';
 import { planSchema, revisionSchema } from './plan-schema.js';
 import { defaultPlannerPrompts, type PlannerPrompts } from './prompts.js';
 
-const decisionSchema = z.object({
-  needsPlan: z.preprocess(
-    (v) => (v === 'true' ? true : v === 'false' ? false : v),
-    z.boolean({ error: '"needsPlan" must be true or false' }),
-  ),
-  reasoning: z.string().default('No reasoning provided'),
-});
+const decisionSchema = zodBuilt((z) =>
+  z.object({
+    needsPlan: z.preprocess(
+      (v) => (v === 'true' ? true : v === 'false' ? false : v),
+      z.boolean({ error: '"needsPlan" must be true or false' }),
+    ),
+    reasoning: z.string().default('No reasoning provided'),
+  }),
+);
 
 /**
  * The planner.
@@ -75,7 +77,7 @@ export class Planner {
    */
   async decide(task: string, options: PlannerCallOptions = {}): Promise<PlanningDecision> {
     const result = await this.calls.json(
-      decisionSchema,
+      await decisionSchema.load(),
       this.prompts.decide,
       task,
       options,
@@ -93,7 +95,8 @@ export class Planner {
   async createPlan(task: string, context?: string, options: PlanCallOptions = {}): Promise<Plan> {
     const system = this.prompts.createPlan({ context, tools: options.tools });
     try {
-      return (await this.calls.json(planSchema, system, task, options, 'invalid_plan')).object;
+      const schema = await planSchema.load();
+      return (await this.calls.json(schema, system, task, options, 'invalid_plan')).object;
     } catch (error) {
       if (this.fallbackToSingleStep && error instanceof PlanError) return singleStepPlan(task, error.message);
       throw error;
@@ -160,6 +163,7 @@ export class Planner {
       tools: options.tools,
     });
     const task = context.task ?? (plan.summary || plan.title);
-    return (await this.calls.json(revisionSchema(kept), system, task, options, 'invalid_plan')).object;
+    const schema = await revisionSchema(kept);
+    return (await this.calls.json(schema, system, task, options, 'invalid_plan')).object;
   }
 }

@@ -6,7 +6,6 @@
  * throws except on abort.
  * @module
  */
-import { z } from 'zod/v4';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import type { Emitter, EventPayloads } from '../../core/events.js';
 import { userMessage } from '../../core/messages.js';
@@ -14,6 +13,7 @@ import { type Clock, type Runtime, resolveRuntime } from '../../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
 import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
 import { DEFAULT_RETRY_DELAYS_MS, generateObject, StructuredOutputError } from '../../model/json.js';
+import { zodBuilt } from '../../model/lazy-zod.js';
 import type { ChatModel } from '../../model/types.js';
 import { type AgentDescriptor, defaultRouterPrompt } from './router-prompt.js';
 
@@ -58,13 +58,17 @@ export type RouteResult = EventPayloads['routing'] & {
   message?: string;
 };
 
-const replySchema = z.object({
-  agent: z.string().trim().min(1, '"agent" must name one of the agents'),
-  confidence: z
-    .unknown()
-    .transform((v) => (typeof v === 'number' ? v : typeof v === 'string' ? Number.parseFloat(v) : undefined)),
-  reason: z.string().default(''),
-});
+const replySchema = zodBuilt((z) =>
+  z.object({
+    agent: z.string().trim().min(1, '"agent" must name one of the agents'),
+    confidence: z
+      .unknown()
+      .transform((v) =>
+        typeof v === 'number' ? v : typeof v === 'string' ? Number.parseFloat(v) : undefined,
+      ),
+    reason: z.string().default(''),
+  }),
+);
 
 // Replies in the seed's legacy text format: "AGENT: code | REASON: ...".
 // The same patterns salvage an agent from JSON the parser rejected.
@@ -124,7 +128,7 @@ export class Router {
       const { object } = await generateObject({
         invoker: this.invoker,
         request: { system: this.system, messages: [userMessage(`Query: ${query}`)] },
-        schema: replySchema,
+        schema: await replySchema.load(),
         expect: 'object',
         attempts: this.attempts,
         delays: this.delays,

@@ -2,11 +2,14 @@
  * Model tiers (`max` for quality, `pro` for balance, `flash` for speed and
  * cost) and the providers config that fills them, as seed 002 configures
  * OpenAI-compatible providers (`OPENAI_COMPATIBLE_PROVIDERS`). The core never
- * imports an adapter: building models takes the caller's factory map.
+ * imports an adapter: building models takes the caller's factory map. The
+ * config is read by hand, not by a schema library: it is read synchronously
+ * at start-up, where importing zod would cost more than the whole read. Its
+ * problems are worded as zod words them.
  * @module
  */
-import { z } from 'zod/v4';
 import { ConfigError, errorMessage } from '../../core/errors.js';
+import { isRecord } from '../records.js';
 import type { ChatModel } from '../types.js';
 
 /** A model tier. */
@@ -58,26 +61,18 @@ export function createModelTiers<T>(defaults: TierMap<T>, overrides: TierMap<T> 
   };
 }
 
-const tierModelsSchema = z
-  .object({ max: z.string().min(1), pro: z.string().min(1), flash: z.string().min(1) })
-  .partial()
-  .strict()
-  .refine((tiers) => Object.keys(tiers).length > 0, 'names no tier model');
-
-const providerSchema = z
-  .object({
-    name: z.string().min(1),
-    type: z.string().min(1).default('openai'),
-    baseURL: z.url().optional(),
-    apiKey: z.string().min(1).optional(),
-    apiKeyEnv: z.string().min(1).optional(),
-    tierModels: tierModelsSchema,
-    thinking: z.boolean().optional(),
-  })
-  .strict();
-
 /** One provider of the config, normalised to camelCase. */
-export type ProviderConfig = z.infer<typeof providerSchema>;
+export interface ProviderConfig {
+  name: string;
+  /** The factory that builds its models. Default `openai`. */
+  type: string;
+  baseURL?: string;
+  apiKey?: string;
+  /** The environment variable holding the API key. */
+  apiKeyEnv?: string;
+  tierModels: TierMap<string>;
+  thinking?: boolean;
+}
 
 /** Seed 002's snake_case keys and their camelCase names. */
 const SNAKE_KEYS: Readonly<Record<string, string>> = {
@@ -88,14 +83,7 @@ const SNAKE_KEYS: Readonly<Record<string, string>> = {
   enable_thinking: 'thinking',
 };
 
-function camelKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[SNAKE_KEYS[key] ?? key] = item;
-  return out;
-}
-
-const configSchema = z.array(z.preprocess(camelKeys, providerSchema)).min(1);
+const PROVIDER_KEYS = ['name', 'type', 'baseURL', 'apiKey', 'apiKeyEnv', 'tierModels', 'thinking'];
 
 /**
  * Validates a providers config: an array (or one provider object), or its
@@ -113,19 +101,89 @@ export function parseProvidersConfig(jsonOrObject: unknown): ProviderConfig[] {
       throw new ConfigError(`providers config: invalid JSON: ${errorMessage(error)}`);
     }
   }
-  const parsed = configSchema.safeParse(Array.isArray(input) ? input : [input]);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(root)';
-    throw new ConfigError(`providers config: ${where}: ${issue?.message ?? 'invalid'}`);
-  }
+  const list = Array.isArray(input) ? input : [input];
+  if (list.length === 0) invalid('', 'Too small: expected array to have >=1 items');
+  const providers = list.map((item, i) => readProvider(item, String(i)));
   const seen = new Set<string>();
-  for (const provider of parsed.data) {
+  for (const provider of providers) {
     if (seen.has(provider.name))
       throw new ConfigError(`providers config: duplicate provider "${provider.name}"`);
     seen.add(provider.name);
   }
-  return parsed.data;
+  return providers;
+}
+
+function readProvider(item: unknown, at: string): ProviderConfig {
+  const value = camelKeys(object(item, at));
+  const provider: ProviderConfig = {
+    name: text(value.name, `${at}.name`),
+    type: value.type === undefined ? 'openai' : text(value.type, `${at}.type`),
+    tierModels: {},
+  };
+  if (value.baseURL !== undefined) provider.baseURL = url(value.baseURL, `${at}.baseURL`);
+  if (value.apiKey !== undefined) provider.apiKey = text(value.apiKey, `${at}.apiKey`);
+  if (value.apiKeyEnv !== undefined) provider.apiKeyEnv = text(value.apiKeyEnv, `${at}.apiKeyEnv`);
+  provider.tierModels = readTierModels(value.tierModels, `${at}.tierModels`);
+  if (value.thinking !== undefined) {
+    if (typeof value.thinking !== 'boolean') invalid(`${at}.thinking`, expected('boolean', value.thinking));
+    provider.thinking = value.thinking;
+  }
+  onlyKeys(value, PROVIDER_KEYS, at);
+  return provider;
+}
+
+function readTierModels(item: unknown, at: string): TierMap<string> {
+  const value = object(item, at);
+  const tiers: TierMap<string> = {};
+  for (const tier of MODEL_TIERS) {
+    if (value[tier] !== undefined) tiers[tier] = text(value[tier], `${at}.${tier}`);
+  }
+  onlyKeys(value, MODEL_TIERS, at);
+  if (Object.keys(tiers).length === 0) invalid(at, 'names no tier model');
+  return tiers;
+}
+
+function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[SNAKE_KEYS[key] ?? key] = item;
+  return out;
+}
+
+function object(value: unknown, at: string): Record<string, unknown> {
+  if (!isRecord(value)) invalid(at, expected('object', value));
+  return value;
+}
+
+function text(value: unknown, at: string): string {
+  if (typeof value !== 'string') invalid(at, expected('string', value));
+  if (value.length === 0) invalid(at, 'Too small: expected string to have >=1 characters');
+  return value;
+}
+
+function url(value: unknown, at: string): string {
+  if (typeof value !== 'string') invalid(at, expected('string', value));
+  // As zod's `z.url()`: trimmed, and without the tabs and newlines the URL parser ignores.
+  const trimmed = value.trim();
+  try {
+    new URL(trimmed);
+  } catch {
+    invalid(at, 'Invalid URL');
+  }
+  return trimmed.replace(/[\t\n\r]/g, '');
+}
+
+function onlyKeys(value: Record<string, unknown>, known: readonly string[], at: string): void {
+  const unknown = Object.keys(value).find((key) => !known.includes(key));
+  if (unknown !== undefined) invalid(at, `Unrecognized key: "${unknown}"`);
+}
+
+function expected(type: string, value: unknown): string {
+  const received = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return `Invalid input: expected ${type}, received ${received}`;
+}
+
+function invalid(at: string, message: string): never {
+  throw new ConfigError(`providers config: ${at || '(root)'}: ${message}`);
 }
 
 /** What a provider factory gets (`createOpenAI` and friends take these and more). */

@@ -3,8 +3,8 @@
  * `input` question to the human through an {@link InterruptBus}.
  * @module
  */
-import { z } from 'zod/v4';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
+import { lazySchema } from '../../model/lazy-zod.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { askHuman } from './ask.js';
 import type { InterruptBus } from './interrupt-bus.js';
@@ -21,10 +21,31 @@ export interface AskUserToolOptions {
   name?: string;
 }
 
-const parameters = z.object({
-  question: z.string().min(1).describe('The question for the user'),
-  options: z.array(z.string().min(1)).min(1).optional().describe('Choices, when the user should pick one'),
-});
+/** What the model passes to `ask_user`. */
+export interface AskUserArgs {
+  question: string;
+  options?: string[];
+}
+
+const QUESTION = 'The question for the user';
+const OPTIONS = 'Choices, when the user should pick one';
+
+const parameters = lazySchema<AskUserArgs>((z) =>
+  z.object({
+    question: z.string().min(1).describe(QUESTION),
+    options: z.array(z.string().min(1)).min(1).optional().describe(OPTIONS),
+  }),
+);
+
+/** The JSON Schema of `parameters`, as zod writes it. */
+const PARAMETERS_JSON = {
+  type: 'object',
+  properties: {
+    question: { type: 'string', minLength: 1, description: QUESTION },
+    options: { description: OPTIONS, minItems: 1, type: 'array', items: { type: 'string', minLength: 1 } },
+  },
+  required: ['question'],
+};
 
 /**
  * A tool the model calls to ask the user. With `options` it is a decision,
@@ -32,13 +53,14 @@ const parameters = z.object({
  * `User selected: <option>`, `User responded: <text>`,
  * `User skipped this question.`, or that nobody answered in time.
  */
-export function askUserTool(options: AskUserToolOptions): Tool<z.output<typeof parameters>, string> {
+export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, string> {
   const runtime = resolveRuntime(options.runtime);
   return defineTool({
     name: options.name ?? 'ask_user',
     description:
       'Ask the user a question and wait for the answer. Give `options` when the user should choose one of them.',
     parameters,
+    jsonSchema: PARAMETERS_JSON,
     async execute({ question, options: choices }, ctx) {
       const { outcome, request } = await askHuman(
         choices

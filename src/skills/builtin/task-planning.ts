@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod/v4';
-import { Planner, planSchema } from '../../agents/index.js';
+import { type Plan, Planner } from '../../agents/index.js';
 import { defineSkill } from '../define-skill.js';
 import { SkillError } from '../errors.js';
 import { skillStage } from '../research/pipeline.js';
@@ -26,7 +26,8 @@ export const taskPlanningSkill = defineSkill({
       .optional()
       .describe('Tool names the steps may use; default: the tools available to skills'),
   }),
-  output: z.object({ task: z.string(), plan: planSchema, stepCount: z.number().int() }),
+  // The planner has validated the plan.
+  output: z.object({ task: z.string(), plan: z.custom<Plan>(), stepCount: z.number().int() }),
   async run({ task, context, tools }, ctx) {
     if (!ctx.invoker) {
       throw new SkillError(

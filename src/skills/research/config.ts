@@ -3,8 +3,9 @@
  * queries, rounds and sources; the scenario sets the prompts' focus.
  * @module
  */
-import { z } from 'zod/v4';
+import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import { defineSkill } from '../define-skill.js';
+import { PARAMS_JSON, researchZod } from './schemas.js';
 
 /** How thorough a research run is. */
 export type ResearchDepth = 'quick' | 'standard' | 'deep';
@@ -58,29 +59,28 @@ export function inferScenario(query: string): ResearchScenario {
   return 'technical';
 }
 
-/** A configured research run. */
-export const researchPlanSchema = z.object({
-  query: z.string(),
-  depth: z.enum(['quick', 'standard', 'deep']),
-  scenario: z.enum(['academic', 'market', 'technical', 'news']),
-  queriesPerRound: z.number().int().min(1),
-  rounds: z.number().int().min(1),
-  maxSources: z.number().int().min(1),
-  guidance: z.string(),
-});
+/** Output of `research.configure`: a configured research run. */
+export interface ResearchPlan extends DepthBudget {
+  query: string;
+  depth: ResearchDepth;
+  scenario: ResearchScenario;
+  /** The scenario's focus, for the prompts. */
+  guidance: string;
+}
 
-/** Output of `research.configure`. */
-export type ResearchPlan = z.output<typeof researchPlanSchema>;
+/** A configured research run. */
+export const researchPlanSchema: LazySchema<ResearchPlan> = lazySchema((z) => researchZod.with(z).plan);
+
+/** Parameters of `research.configure` and of the `research` pipeline (`depth` defaults to `standard`). */
+export interface ResearchParams {
+  query: string;
+  depth: ResearchDepth;
+  /** Inferred from the question when left out. */
+  scenario?: ResearchScenario;
+}
 
 /** Parameters of `research.configure` and of the `research` pipeline. */
-export const researchParamsSchema = z.object({
-  query: z.string().trim().min(1).describe('The research question'),
-  depth: z.enum(['quick', 'standard', 'deep']).default('standard').describe('quick, standard or deep'),
-  scenario: z
-    .enum(['academic', 'market', 'technical', 'news'])
-    .optional()
-    .describe('academic, market, technical or news; inferred from the question when left out'),
-});
+export const researchParamsSchema: LazySchema<ResearchParams> = lazySchema((z) => researchZod.with(z).params);
 
 /** `research.configure`: depth and scenario → the search budget and the prompts' focus. No model call. */
 export function configureSkill(depths: Readonly<Record<ResearchDepth, DepthBudget>> = RESEARCH_DEPTHS) {
@@ -89,6 +89,7 @@ export function configureSkill(depths: Readonly<Record<ResearchDepth, DepthBudge
     description: 'Choose the search budget (queries, rounds, sources) and focus of a research run',
     category: 'research',
     parameters: researchParamsSchema,
+    parametersSchema: PARAMS_JSON,
     output: researchPlanSchema,
     run({ query, depth, scenario }) {
       const chosen = scenario ?? inferScenario(query);

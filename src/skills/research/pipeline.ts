@@ -4,30 +4,38 @@
  * the context, each wrapped in a `stage` event.
  * @module
  */
-import { z } from 'zod/v4';
 import type { SharedMemory } from '../../context/shared-memory.js';
 import { errorMessage } from '../../core/errors.js';
+import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import type { SkillContext } from '../context.js';
 import { defineSkill } from '../define-skill.js';
-import { type ResearchPlan, researchParamsSchema } from './config.js';
-import { type CitedReport, reportOutputSchema } from './report.js';
-import type { searchOutputSchema } from './search.js';
-import { sourceSchema } from './sources.js';
-
-/** Output of the `research` skill. */
-export const researchOutputSchema = reportOutputSchema.extend({
-  query: z.string(),
-  depth: z.enum(['quick', 'standard', 'deep']),
-  scenario: z.enum(['academic', 'market', 'technical', 'news']),
-  /** Every source found, numbered as the search found them. */
-  sources: z.array(sourceSchema),
-  queries: z.array(z.string()),
-  /** The synthesis the report was written from. */
-  synthesis: z.string(),
-});
+import {
+  type ResearchDepth,
+  type ResearchPlan,
+  type ResearchScenario,
+  researchParamsSchema,
+} from './config.js';
+import type { CitedReport } from './report.js';
+import { PARAMS_JSON, researchZod } from './schemas.js';
+import type { SearchOutput } from './search.js';
+import type { Source } from './sources.js';
 
 /** What the `research` skill returns. */
-export type ResearchOutput = z.output<typeof researchOutputSchema>;
+export interface ResearchOutput extends CitedReport {
+  query: string;
+  depth: ResearchDepth;
+  scenario: ResearchScenario;
+  /** Every source found, numbered as the search found them. */
+  sources: Source[];
+  queries: string[];
+  /** The synthesis the report was written from. */
+  synthesis: string;
+}
+
+/** Output of the `research` skill. */
+export const researchOutputSchema: LazySchema<ResearchOutput> = lazySchema(
+  (z) => researchZod.with(z).researchOutput,
+);
 
 /** Runs `fn` inside a `stage` event pair (closed as failed when it throws). */
 export async function skillStage<T>(
@@ -56,6 +64,7 @@ export const researchSkill = defineSkill({
   category: 'research',
   tags: ['web', 'report', 'citations'],
   parameters: researchParamsSchema,
+  parametersSchema: PARAMS_JSON,
   output: researchOutputSchema,
   async run(params, ctx) {
     const plan = await skillStage(ctx, 'config', `${params.depth} research`, () =>
@@ -65,7 +74,7 @@ export const researchSkill = defineSkill({
       ctx,
       'search',
       `up to ${plan.rounds} round(s) of ${plan.queriesPerRound} queries`,
-      () => ctx.invokeSkill<z.output<typeof searchOutputSchema>>('research.search', plan),
+      () => ctx.invokeSkill<SearchOutput>('research.search', plan),
     );
     const base = { query: plan.query, depth: plan.depth, scenario: plan.scenario, queries: found.queries };
     if (found.sources.length === 0) {

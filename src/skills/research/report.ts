@@ -4,9 +4,10 @@
  * the order they first appear, and listed under "Sources".
  * @module
  */
-import { z } from 'zod/v4';
+import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import { defineSkill } from '../define-skill.js';
-import { formatSources, type Source, sourceSchema } from './sources.js';
+import { researchZod, stepParamsJson } from './schemas.js';
+import { formatSources, type Source } from './sources.js';
 
 const WRITER =
   'You write research reports in Markdown: a title, a short summary, sections with findings, and a conclusion. Support every factual claim with citations [n] using the numbers of the sources given; cite only those numbers. Do not add a sources or references section: it is added for you.';
@@ -60,23 +61,15 @@ export function resolveCitations(text: string, sources: readonly Source[]): Cite
 }
 
 /** Output of `research.report`. */
-export const reportOutputSchema = z.object({
-  report: z.string(),
-  citations: z.array(sourceSchema),
-  invalidCitations: z.array(z.number()),
-});
+export const reportOutputSchema: LazySchema<CitedReport> = lazySchema((z) => researchZod.with(z).report);
 
 /** `research.report`: writes the report (streamed) and resolves its citations. */
 export const reportSkill = defineSkill({
   id: 'research.report',
   description: 'Write a Markdown research report with numbered citations mapped to the sources',
   category: 'research',
-  parameters: z.object({
-    query: z.string(),
-    guidance: z.string().default(''),
-    sources: z.array(sourceSchema),
-    synthesis: z.string(),
-  }),
+  parameters: lazySchema((z) => researchZod.with(z).reportParams),
+  parametersSchema: stepParamsJson('synthesis'),
   output: reportOutputSchema,
   async run({ query, guidance, sources, synthesis }, ctx) {
     const prompt = `Question: ${query}\nFocus: ${guidance}\n\nSources:\n${formatSources(sources, 200)}\n\nSynthesis:\n${synthesis}\n\nWrite the report.`;

@@ -4,20 +4,21 @@
  * a numbered sources list, a `source` event per new source.
  * @module
  */
-import { z } from 'zod/v4';
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import { parseJSONLoose } from '../../model/json.js';
+import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import { stringifyOutput } from '../../tools/output.js';
 import type { SkillContext } from '../context.js';
 import { defineSkill } from '../define-skill.js';
 import { SkillError } from '../errors.js';
-import { researchPlanSchema } from './config.js';
+import { type ResearchPlan, researchPlanSchema } from './config.js';
+import { PLAN_JSON, researchZod } from './schemas.js';
 import {
   formatSources,
   type SearchFunction,
   type SearchResult,
+  type Source,
   SourceList,
-  sourceSchema,
   validHits,
 } from './sources.js';
 
@@ -28,11 +29,16 @@ const QUERY_PLANNER =
   'You plan web searches. Reply only with a JSON array of search query strings, nothing else.';
 
 /** Output of `research.search`. */
-export const searchOutputSchema = z.object({
-  sources: z.array(sourceSchema),
-  queries: z.array(z.string()),
-  failedQueries: z.array(z.object({ query: z.string(), error: z.string() })),
-});
+export interface SearchOutput {
+  sources: Source[];
+  queries: string[];
+  failedQueries: { query: string; error: string }[];
+}
+
+/** Output of `research.search`. */
+export const searchOutputSchema: LazySchema<SearchOutput> = lazySchema(
+  (z) => researchZod.with(z).searchOutput,
+);
 
 /** `research.search`: the search loop of a configured plan. */
 export function searchSkill(search: ResearchSearch) {
@@ -42,6 +48,7 @@ export function searchSkill(search: ResearchSearch) {
       'Search the web in rounds for a configured research plan; returns numbered, deduplicated sources',
     category: 'research',
     parameters: researchPlanSchema,
+    parametersSchema: PLAN_JSON,
     output: searchOutputSchema,
     requiredTools: typeof search === 'string' ? [search] : [],
     async run(plan, ctx) {
@@ -86,7 +93,7 @@ export function searchSkill(search: ResearchSearch) {
 /** The model's queries for a round; the question itself when round 1 gets no usable reply. */
 async function planQueries(
   ctx: SkillContext,
-  plan: z.output<typeof researchPlanSchema>,
+  plan: ResearchPlan,
   round: number,
   sources: SourceList,
 ): Promise<string[]> {

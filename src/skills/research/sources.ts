@@ -3,7 +3,9 @@
  * a search returns, and deduplication by URL.
  * @module
  */
-import { z } from 'zod/v4';
+import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
+import { isRecord } from '../../model/records.js';
+import { researchZod } from './schemas.js';
 
 /** One search hit. */
 export interface SearchResult {
@@ -18,32 +20,39 @@ export type SearchFunction = (
   options: { signal: AbortSignal },
 ) => Promise<readonly SearchResult[]> | readonly SearchResult[];
 
-/** A source kept by the run; `n` is its citation number. */
-export const sourceSchema = z.object({
-  n: z.number().int().min(1),
-  title: z.string(),
-  url: z.string(),
-  snippet: z.string(),
-});
-
 /** A numbered source. */
-export type Source = z.output<typeof sourceSchema>;
+export interface Source {
+  /** Its citation number, from 1. */
+  n: number;
+  title: string;
+  url: string;
+  snippet: string;
+}
 
-const hitSchema = z.object({
-  title: z.string().default(''),
-  url: z.string().trim().min(1),
-  snippet: z.string().default(''),
-});
+/** A source kept by the run; `n` is its citation number. */
+export const sourceSchema: LazySchema<Source> = lazySchema((z) => researchZod.with(z).source);
 
-/** The well-formed hits of whatever a search returned (arrays only; malformed items are skipped). */
+/**
+ * The well-formed hits of whatever a search returned (arrays only; malformed
+ * items are skipped): a non-blank `url` (trimmed), string `title` and
+ * `snippet` when given; a missing title is the URL.
+ */
 export function validHits(value: unknown): SearchResult[] {
   if (!Array.isArray(value)) return [];
   const hits: SearchResult[] = [];
   for (const item of value) {
-    const parsed = hitSchema.safeParse(item);
-    if (parsed.success) hits.push({ ...parsed.data, title: parsed.data.title || parsed.data.url });
+    const hit = validHit(item);
+    if (hit) hits.push(hit);
   }
   return hits;
+}
+
+function validHit(item: unknown): SearchResult | undefined {
+  if (!isRecord(item)) return undefined;
+  const { title = '', url, snippet = '' } = item;
+  if (typeof title !== 'string' || typeof url !== 'string' || typeof snippet !== 'string') return undefined;
+  const trimmed = url.trim();
+  return trimmed ? { title: title || trimmed, url: trimmed, snippet } : undefined;
 }
 
 /**
