@@ -1,5 +1,6 @@
 export * from './invoke.js';
 export * from './json.js';
+export type { LazySchema } from './lazy-zod.js';
 export * from './partial-json.js';
 export * from './partial-object.js';
 export {
@@ -28,6 +29,7 @@ export {
   type StreamPolicy,
 } from './resilience/stream-call.js';
 export * from './resilience/tiers.js';
+export { jsonSchemasReady } from './schema-json.js';
 export * from './stream.js';
 export * from './structured.js';
 export * from './types.js';
