@@ -1,7 +1,7 @@
 /**
  * Names and messages shared by the dispatching side and the workers: the
- * job id of a step, its event channel, its cancel channel and key, and the
- * JSON messages on the event channel.
+ * job id of a step, the event channel of its run, its cancel channel and
+ * key, and the JSON packets on the event channel.
  * @module
  */
 
@@ -29,9 +29,13 @@ export function stepJobId(job: Pick<StepJob, 'runId' | 'step' | 'attempts'>): st
   return `${encodeURIComponent(job.runId)}/${encodeURIComponent(job.step.id)}/${job.attempts}`;
 }
 
-/** Channel of the events and checkpoints of job `jobId`. */
-export function eventsChannel(jobId: string): string {
-  return `tandem:queue:events:${jobId}`;
+/**
+ * Channel of the events and checkpoints of every step job of run `runId`:
+ * one channel per run, so a dispatcher subscribes once for all the run's
+ * steps; each packet names its job.
+ */
+export function eventsChannel(runId: string): string {
+  return `tandem:queue:events:${runId}`;
 }
 
 /** Channel on which job `jobId` is cancelled. */
@@ -44,21 +48,44 @@ export function cancelKey(jobId: string): string {
   return `tandem:queue:cancelled:${jobId}`;
 }
 
-/** A message on a job's event channel. */
+/** A message of a job on its run's event channel. */
 export type QueueMessage =
   | { kind: 'event'; type: EventType; payload: EventPayloads[EventType]; tags?: EventTags }
   | { kind: 'conversation'; conversation: Omit<ConversationState, 'messages'>; messages: Message[] }
   /** The worker's last message: everything before it was published. */
   | { kind: 'end' };
 
-/** The message in `text`, or `undefined` for anything that is not one (ignored, never a crash). */
-export function decodeMessage(text: string): QueueMessage | undefined {
+/**
+ * One PUBLISH on a run's event channel: messages of job `job`, in the order
+ * the worker sent them (a worker batches the messages produced while its
+ * previous packet was in flight).
+ */
+export interface QueuePacket {
+  job: string;
+  messages: QueueMessage[];
+}
+
+/**
+ * The job and the raw messages of the packet in `text`, or `undefined` for
+ * anything that is not one (ignored, never a crash); decode each message with
+ * {@link decodeMessage}.
+ */
+export function decodePacket(text: string): { job: string; messages: unknown[] } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const packet = value as Record<string, unknown>;
+  return typeof packet.job === 'string' && Array.isArray(packet.messages)
+    ? { job: packet.job, messages: packet.messages }
+    : undefined;
+}
+
+/** The message `value`, or `undefined` for anything that is not one (ignored, never a crash). */
+export function decodeMessage(value: unknown): QueueMessage | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const message = value as Record<string, unknown>;
   switch (message.kind) {

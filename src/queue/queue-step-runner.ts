@@ -21,8 +21,8 @@ import {
 } from './channels.js';
 import { loadBullMQ, OwnedConnections, type QueueConnection } from './connection.js';
 import { QueueError } from './errors.js';
-import { type JobOutcome, JobWatch } from './job-watch.js';
-import { RemoteStep } from './remote-step.js';
+import { eventsFromNow, finishedBefore, type JobOutcome, JobWatch } from './job-watch.js';
+import { RemoteStep, RemoteSteps } from './remote-step.js';
 import { ChannelSubscriber } from './subscriber.js';
 
 /** How long a cancelled job's worker may take to publish its last events. */
@@ -51,10 +51,16 @@ export type QueueStepRunner = StepRunner & { close(): Promise<void> };
 
 interface Parts {
   queue: Queue;
-  events: QueueEvents;
   main: Redis;
   subscriber: ChannelSubscriber;
+  remotes: RemoteSteps;
   watch: JobWatch;
+  /**
+   * A `QueueEvents` passed in may have started reading after a job ended
+   * (BullMQ's starts at the stream's end once connected), so with one every
+   * added job's state is checked; the runner's own reads from its set-up on.
+   */
+  checkEveryAdd: boolean;
 }
 
 /**
@@ -88,14 +94,24 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
   const setUp = async (): Promise<Parts> => {
     const bullmq = await loadBullMQ();
     const main = await connections.main();
-    created.queue = options.queue ? undefined : new bullmq.Queue(queueName, { connection: main });
-    created.events = options.events ? undefined : new bullmq.QueueEvents(queueName, { connection: main });
-    created.subscriber = new ChannelSubscriber(await connections.subscriber());
-    const events = options.events ?? created.events!;
-    await events.waitUntilReady();
-    created.watch = new JobWatch(events);
+    if (!options.queue) created.queue = new bullmq.Queue(queueName, { connection: main });
     const queue = options.queue ?? created.queue!;
-    return { queue, events, main, subscriber: created.subscriber, watch: created.watch };
+    if (!options.events) created.events = await eventsFromNow(bullmq.QueueEvents, queue, main);
+    const events = options.events ?? created.events!;
+    const remotes = new RemoteSteps();
+    created.subscriber = new ChannelSubscriber(await connections.subscriber(), (_channel, text) =>
+      remotes.deliver(text),
+    );
+    await events.waitUntilReady();
+    created.watch = new JobWatch(events, (jobId) => finishedBefore(queue, jobId));
+    return {
+      queue,
+      main,
+      subscriber: created.subscriber,
+      remotes,
+      watch: created.watch,
+      checkEveryAdd: options.events !== undefined,
+    };
   };
 
   const runner = async (job: StepJob, context: StepJobContext): Promise<StepJobResult> => {
@@ -144,43 +160,33 @@ async function dispatch(
 ): Promise<StepJobResult> {
   const jobId = stepJobId(job);
   const remote = new RemoteStep(context);
-  let subscribed: Promise<() => Promise<void>> | undefined;
+  let held: Promise<() => void> | undefined;
   let added: Job | undefined;
-  const timers: Array<() => void> = [];
+  const cleanups: Array<() => void> = [parts.remotes.add(jobId, remote)];
   const wait = (promise: Promise<unknown>, ms: number) =>
     new Promise<void>((resolve) => {
-      timers.push(options.clock.setTimer(ms, resolve));
+      cleanups.push(options.clock.setTimer(ms, resolve));
       promise.then(() => resolve());
     });
   // Registered before the job exists, so its end cannot be missed.
   const finished = parts.watch.wait(jobId);
-  timers.push(finished.cancel);
+  cleanups.push(finished.cancel);
   try {
     const outcome = await new Promise<JobOutcome>((resolve, reject) => {
       // One listener on the run's signal however many steps are in flight.
       if (context.signal.aborted) return reject(abortError(context.signal.reason));
-      timers.push(onAbort(context.signal, () => reject(abortError(context.signal.reason))));
+      cleanups.push(onAbort(context.signal, () => reject(abortError(context.signal.reason))));
       if (options.jobTimeoutMs !== undefined) {
-        timers.push(options.clock.setTimer(options.jobTimeoutMs, () => resolve({ kind: 'timeout' })));
+        cleanups.push(options.clock.setTimer(options.jobTimeoutMs, () => resolve({ kind: 'timeout' })));
       }
       finished.outcome.then(resolve);
       (async () => {
-        // Subscribed before the job exists, so not even its first event can be missed.
-        subscribed = parts.subscriber.subscribe(eventsChannel(jobId), (text) => remote.receive(text));
-        await subscribed;
+        // Held before the job exists, so not even its first event can be missed.
+        held = parts.subscriber.hold(eventsChannel(job.runId));
+        await held;
         if (context.signal.aborted) return;
-        // Sent back to back on one connection: the stale marker is gone before the job exists.
-        const cleared = parts.main.del(cancelKey(jobId));
-        try {
-          added = await parts.queue.add(STEP_JOB_NAME, job, { ...options.jobOptions, jobId });
-        } catch (error) {
-          throw new QueueError('enqueue', `could not enqueue step job ${jobId}: ${errorMessage(error)}`, {
-            cause: error,
-          });
-        }
-        await cleared;
-        // A job of that id may have finished before this dispatch (a step dispatched again).
-        finished.settle(await finishedBefore(parts.queue, jobId));
+        added = await enqueue(parts.queue, job, jobId, options.jobOptions);
+        if (parts.checkEveryAdd) parts.watch.check(jobId);
       })().catch((error: unknown) => resolve({ kind: 'failed', error }));
     }).catch(async (error: unknown) => {
       await cancel(parts, jobId, added, (ended) => wait(ended, END_GRACE_MS), remote);
@@ -193,7 +199,9 @@ async function dispatch(
           .message,
       );
     }
-    // The worker published everything before its job finished: its end marker, or a ping behind it, proves it arrived.
+    // The worker published everything before its job finished: its end marker, or a ping behind it, proves
+    // it arrived. The marker usually comes in the same turn of the event loop as the job's end.
+    if (!remote.hasEnded) await pendingIo();
     if (!remote.hasEnded) await parts.subscriber.sync().catch(() => undefined);
     const saveError = await remote.settled();
     if (outcome.kind === 'failed') {
@@ -206,24 +214,33 @@ async function dispatch(
       ? outcome.value
       : options.failed(jobFailed(jobId, 'the worker returned no step result').message);
   } finally {
-    for (const cancelTimer of timers) cancelTimer();
-    // Not awaited: nothing of this job is read any more, and the next subscribe on the connection queues behind it.
-    subscribed?.then(
-      (unsubscribe) => unsubscribe(),
+    for (const cleanup of cleanups) cleanup();
+    held?.then(
+      (release) => release(),
       () => undefined,
     );
   }
 }
 
-/** The outcome of job `jobId` if it has already finished, from the queue itself. */
-async function finishedBefore(queue: Queue, jobId: string): Promise<JobOutcome | undefined> {
-  const state = await queue.getJobState(jobId);
-  if (state !== 'completed' && state !== 'failed') return undefined;
-  const job = await queue.getJob(jobId);
-  if (!job) return undefined;
-  return state === 'completed'
-    ? { kind: 'done', value: job.returnvalue }
-    : { kind: 'failed', error: new Error(job.failedReason) };
+/**
+ * Adds the step's job, after clearing the cancel marker a cancelled dispatch
+ * of the same job may have left. Both go on the queue's connection, back to
+ * back: Redis runs them in order, so the marker is gone before the job exists.
+ * @throws QueueError `enqueue`.
+ */
+async function enqueue(queue: Queue, job: StepJob, jobId: string, options: JobsOptions): Promise<Job> {
+  try {
+    const client = await queue.client;
+    const [, added] = await Promise.all([
+      client.del(cancelKey(jobId)),
+      queue.add(STEP_JOB_NAME, job, { ...options, jobId }),
+    ]);
+    return added;
+  } catch (error) {
+    throw new QueueError('enqueue', `could not enqueue step job ${jobId}: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
 }
 
 /**
@@ -256,6 +273,11 @@ async function cancel(
   } catch {
     // Best effort: the run is being cancelled anyway.
   }
+}
+
+/** Resolves once the I/O that was ready with the current callback has been handled. */
+function pendingIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function jobFailed(jobId: string, error: unknown): QueueError {

@@ -1,14 +1,15 @@
 /**
- * The dispatching side of a job's event channel: replays the worker's events
- * on the run's emitter (so `seq` and `at` are the run's), saves its
- * checkpoints in order, and notices the `end` marker.
+ * The dispatching side of a run's event channel: routes each packet to the
+ * dispatches of its job, which replay the worker's events on the run's
+ * emitter (so `seq` and `at` are the run's), save its checkpoints in order,
+ * and notice the `end` marker.
  * @module
  */
 import type { StepJobContext } from '../agents/orchestrator/index.js';
 import { errorMessage } from '../core/errors.js';
-import { decodeMessage } from './channels.js';
+import { decodeMessage, decodePacket } from './channels.js';
 
-/** What arrived on one job's channel. */
+/** What arrived for one job on its run's channel. */
 export class RemoteStep {
   /** Resolves once the worker's `end` marker arrived. */
   readonly ended: Promise<void>;
@@ -24,9 +25,9 @@ export class RemoteStep {
     });
   }
 
-  /** Handles one raw message; malformed ones are ignored. */
-  receive(text: string): void {
-    const message = decodeMessage(text);
+  /** Handles one message of a packet; malformed ones are ignored. */
+  receive(value: unknown): void {
+    const message = decodeMessage(value);
     if (!message) return;
     switch (message.kind) {
       case 'event':
@@ -58,5 +59,33 @@ export class RemoteStep {
   async settled(): Promise<string | undefined> {
     await this.saves;
     return this.saveError;
+  }
+}
+
+/** The dispatches in flight by job id; a packet is decoded once, whoever waits for its job. */
+export class RemoteSteps {
+  private readonly steps = new Map<string, Set<RemoteStep>>();
+
+  /** Routes the packets of job `jobId` to `step` until the returned function is called. */
+  add(jobId: string, step: RemoteStep): () => void {
+    let steps = this.steps.get(jobId);
+    if (!steps) {
+      steps = new Set();
+      this.steps.set(jobId, steps);
+    }
+    const current = steps;
+    current.add(step);
+    return () => {
+      current.delete(step);
+      if (current.size === 0 && this.steps.get(jobId) === current) this.steps.delete(jobId);
+    };
+  }
+
+  /** Handles one raw packet; malformed ones and packets of jobs nobody waits for are ignored. */
+  deliver(text: string): void {
+    const packet = decodePacket(text);
+    const steps = packet && this.steps.get(packet.job);
+    if (!steps) return;
+    for (const message of packet.messages) for (const step of steps) step.receive(message);
   }
 }

@@ -58,7 +58,7 @@ export async function startStepWorker(options: StepWorkerOptions): Promise<StepW
     const controller = new AbortController();
     const stop = () => controller.abort(new QueueError('job_failed', `step job ${jobId} was cancelled`));
     const unsubscribe = cancels.listen(cancelChannel(jobId), stop);
-    const publisher = new JobPublisher(main, eventsChannel(jobId));
+    const publisher = new JobPublisher(main, eventsChannel(job.data.runId), jobId);
     try {
       // Subscribed first, then the marker: a cancel sent before this worker listened is still seen.
       if ((await main.exists(cancelKey(jobId))) > 0) stop();
@@ -69,7 +69,9 @@ export async function startStepWorker(options: StepWorkerOptions): Promise<StepW
       });
     } finally {
       unsubscribe();
-      await publisher.end();
+      // Not awaited: sent on `main`, the connection BullMQ finishes the job on next,
+      // so Redis takes every message before the job's end without a round trip here.
+      publisher.end().catch(() => undefined);
     }
   };
 

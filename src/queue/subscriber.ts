@@ -1,44 +1,61 @@
 /**
- * One pub/sub connection shared by many jobs. `subscribe` resolves only once
- * Redis confirmed the subscription, so a caller that subscribes before
- * dispatching misses nothing; several callers may share a channel.
+ * Pub/sub connections: the dispatching side's run channels, held while steps
+ * are in flight and kept a little after, and the worker's one pattern
+ * subscription for cancels.
  * @module
  */
 import type { Redis } from 'ioredis';
 
+/** Channels nobody holds that stay subscribed, for the next step of their run. */
+const IDLE_CHANNELS = 64;
+
 interface Channel {
-  handlers: Set<(message: string) => void>;
+  holders: number;
   subscribed: Promise<unknown>;
 }
 
-/** Channel handlers over one subscriber connection. */
+/**
+ * Channels over one subscriber connection, every message to one handler.
+ * `hold` resolves only once Redis confirmed the subscription, so a caller
+ * that holds before dispatching misses nothing. A channel nobody holds any
+ * more stays subscribed (up to {@link IDLE_CHANNELS}, the oldest dropped
+ * first): the steps of a run follow one another, and the next one then costs
+ * no SUBSCRIBE round trip.
+ */
 export class ChannelSubscriber {
   private readonly channels = new Map<string, Channel>();
-  private readonly onMessage = (name: string, message: string) => {
-    const channel = this.channels.get(name);
-    if (channel) for (const handler of channel.handlers) handler(message);
-  };
+  private readonly idle = new Set<string>();
+  private readonly onMessage: (channel: string, message: string) => void;
 
-  constructor(private readonly client: Redis) {
+  constructor(
+    private readonly client: Redis,
+    handler: (channel: string, message: string) => void,
+  ) {
+    this.onMessage = (channel, message) => {
+      if (this.channels.has(channel)) handler(channel, message);
+    };
     client.on('message', this.onMessage);
   }
 
-  /** Calls `handler` with every message on `name` until the returned function is called. */
-  async subscribe(name: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+  /** Keeps `name` subscribed until the returned function is called; resolves once Redis confirmed it. */
+  async hold(name: string): Promise<() => void> {
     let channel = this.channels.get(name);
     if (!channel) {
-      channel = { handlers: new Set(), subscribed: this.client.subscribe(name) };
+      channel = { holders: 0, subscribed: this.client.subscribe(name) };
       this.channels.set(name, channel);
     }
     const current = channel;
-    current.handlers.add(handler);
+    current.holders++;
+    this.idle.delete(name);
     try {
       await current.subscribed;
     } catch (error) {
-      this.release(name, current, handler);
+      // A failed SUBSCRIBE is not kept: the next hold tries again.
+      current.holders--;
+      if (this.channels.get(name) === current) this.forget(name);
       throw error;
     }
-    return () => this.release(name, current, handler);
+    return () => this.release(name, current);
   }
 
   /**
@@ -53,13 +70,22 @@ export class ChannelSubscriber {
   detach(): void {
     this.client.off('message', this.onMessage);
     this.channels.clear();
+    this.idle.clear();
   }
 
-  private async release(name: string, channel: Channel, handler: (message: string) => void): Promise<void> {
-    channel.handlers.delete(handler);
-    if (channel.handlers.size > 0 || this.channels.get(name) !== channel) return;
+  private release(name: string, channel: Channel): void {
+    channel.holders--;
+    if (channel.holders > 0 || this.channels.get(name) !== channel) return;
+    this.idle.add(name);
+    if (this.idle.size <= IDLE_CHANNELS) return;
+    const oldest = this.idle.values().next().value as string;
+    this.forget(oldest);
+    this.client.unsubscribe(oldest).catch(() => undefined);
+  }
+
+  private forget(name: string): void {
     this.channels.delete(name);
-    await this.client.unsubscribe(name).catch(() => undefined);
+    this.idle.delete(name);
   }
 }
 

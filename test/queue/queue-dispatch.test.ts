@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { StepJob, StepJobResult } from '../../src/agents/orchestrator/index.js';
 import { EventBus } from '../../src/core/event-bus.js';
@@ -169,7 +169,8 @@ describe('queue: the step runner', () => {
     return { signal: new AbortController().signal, emit: bus };
   };
 
-  it('enqueues a step dispatched twice only once and gives both dispatches its result', async () => {
+  /** A worker on a fresh queue whose steps complete with `output(job)`; `runs()` counts them. */
+  async function countingWorker(output: (j: StepJob) => string) {
     const queueName = fixture.queueName();
     let runs = 0;
     await fixture.worker({
@@ -177,10 +178,15 @@ describe('queue: the step runner', () => {
       orchestrator: {
         runStep: async (j): Promise<StepJobResult> => {
           runs++;
-          return { status: 'completed', output: `ran ${j.step.id}`, attempts: 1 };
+          return { status: 'completed', output: output(j), attempts: 1 };
         },
       },
     });
+    return { queueName, runs: () => runs };
+  }
+
+  it('enqueues a step dispatched twice only once and gives both dispatches its result', async () => {
+    const { queueName, runs } = await countingWorker((j) => `ran ${j.step.id}`);
     const runner = fixture.runner({ queueName });
 
     const results = await Promise.all([runner(job('r1'), context('r1')), runner(job('r1'), context('r1'))]);
@@ -189,8 +195,47 @@ describe('queue: the step runner', () => {
       { status: 'completed', output: 'ran s:1', attempts: 1 },
       { status: 'completed', output: 'ran s:1', attempts: 1 },
     ]);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     expect(stepJobId(job('r1'))).toBe('r1/s%3A1/0');
+  });
+
+  it('gives a step dispatched again after its job finished that result without running it again, and looks up only that job', async () => {
+    const { queueName, runs } = await countingWorker((j) => `ran ${j.step.id} for ${j.runId}`);
+    const queue = new Queue(queueName, { connection: { port: Number(new URL(fixture.url()).port) } });
+    fixture.onClose(() => queue.close());
+    const lookUps = vi.spyOn(queue, 'getJobState');
+    const runner = fixture.runner({ queue });
+
+    const first = await runner(job('r3'), context('r3'));
+    const other = await runner(job('r4'), context('r4'));
+    expect(lookUps).not.toHaveBeenCalled();
+    const again = await runner(job('r3'), context('r3'));
+
+    expect(first).toEqual({ status: 'completed', output: 'ran s:1 for r3', attempts: 1 });
+    expect(other.output).toBe('ran s:1 for r4');
+    expect(again).toEqual(first);
+    expect(runs()).toBe(2);
+    expect(lookUps.mock.calls).toEqual([[stepJobId(job('r3'))]]);
+  });
+
+  it('dispatches through a queue with a key prefix of its own', async () => {
+    const queueName = fixture.queueName();
+    const connection = { port: Number(new URL(fixture.url()).port) };
+    const queue = new Queue(queueName, { connection, prefix: 'custom' });
+    fixture.onClose(() => queue.close());
+    await fixture.worker({
+      queueName,
+      workerOptions: { prefix: 'custom' },
+      orchestrator: {
+        runStep: async (): Promise<StepJobResult> => ({ status: 'completed', output: 'done', attempts: 1 }),
+      },
+    });
+    const runner = fixture.runner({ queue });
+
+    const result = await runner(job('r5'), context('r5'));
+
+    expect(result).toEqual({ status: 'completed', output: 'done', attempts: 1 });
+    expect(await queue.getJobState(stepJobId(job('r5')))).toBe('completed');
   });
 
   it('fails a step no worker took within jobTimeoutMs and removes its job', async () => {
@@ -210,31 +255,34 @@ describe('queue: the step runner', () => {
     expect(await queue.getJobCounts('wait')).toEqual({ wait: 0 });
   });
 
-  it('dispatches 12 steps at once without a MaxListenersExceededWarning', async () => {
-    const queueName = fixture.queueName();
-    const steps = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}` }));
-    const remote = setup({ executor: steps.map((s) => ({ text: `done ${s.id}` })) });
-    await fixture.worker({ queueName, orchestrator: remote.orchestrator, concurrency: 12 });
-    const { orchestrator } = setup(
-      {
-        planner: [decideComplex, { text: planJson(steps) }],
-        verifier: [{ text: 'PASS: ok' }],
-        finalizer: [{ text: 'final' }],
-      },
-      { stepRunner: fixture.runner({ queueName }), stepConcurrency: 12 },
-    );
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
-    process.on('warning', onWarning);
-    try {
-      const { result } = await collect(orchestrator, 'Twelve steps at once');
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(result?.steps.map((s) => s.status)).toEqual(steps.map(() => 'completed'));
-      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
-    } finally {
-      process.off('warning', onWarning);
-    }
-  });
+  it.each([12, 40, 100])(
+    'dispatches %i steps at once without a MaxListenersExceededWarning',
+    async (width) => {
+      const queueName = fixture.queueName();
+      const steps = Array.from({ length: width }, (_, i) => ({ id: `p${i}` }));
+      const remote = setup({ executor: steps.map((s) => ({ text: `done ${s.id}` })) });
+      await fixture.worker({ queueName, orchestrator: remote.orchestrator, concurrency: width });
+      const { orchestrator } = setup(
+        {
+          planner: [decideComplex, { text: planJson(steps) }],
+          verifier: [{ text: 'PASS: ok' }],
+          finalizer: [{ text: 'final' }],
+        },
+        { stepRunner: fixture.runner({ queueName }), stepConcurrency: width },
+      );
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on('warning', onWarning);
+      try {
+        const { result } = await collect(orchestrator, `${width} steps at once`);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(result?.steps.map((s) => s.status)).toEqual(steps.map(() => 'completed'));
+        expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+      } finally {
+        process.off('warning', onWarning);
+      }
+    },
+  );
 
   it('refuses to start without a connection or a queue', () => {
     expect(() => queueStepRunner({})).toThrow(QueueError);
