@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type PlanStep,
   planProblems,
   planSchema,
   planStepView,
   singleStepPlan,
 } from '../../src/agents/planner/index.js';
 import { validateSchema } from '../../src/model/schema.js';
+import { planStep } from '../orchestrator/helpers.js';
 
 /** The plan `planSchema` reads from `value`; fails the test when it refuses it. */
 async function parsePlan(value: unknown) {
@@ -21,17 +21,7 @@ async function planIssues(value: unknown): Promise<string[]> {
   return outcome.success ? [] : outcome.issues.map((i) => i.message);
 }
 
-function step(id: string, dependsOn: string[] = []): PlanStep {
-  return {
-    id,
-    description: `do ${id}`,
-    expectedOutput: '',
-    tools: [],
-    expectedFiles: [],
-    risk: 'safe',
-    dependsOn,
-  };
-}
+const step = planStep;
 
 describe('planProblems', () => {
   it('accepts a valid DAG', () => {

@@ -1,6 +1,7 @@
 /** Shared set-up of the orchestrator tests: scripted planner / executor / verifier / finalizer models. */
 import { z } from 'zod';
 import { Orchestrator, type OrchestratorOptions, type OrchestratorResult } from '../../src/agents/index.js';
+import type { PlanStep } from '../../src/agents/planner/index.js';
 import type { TandemEvent } from '../../src/core/events.js';
 import { type ScriptEntry, ScriptedModel, testRuntime } from '../../src/testing/index.js';
 import { defineTool } from '../../src/tools/types.js';
@@ -124,4 +125,17 @@ export function trace(events: readonly TandemEvent[]): string[] {
     }
   }
   return out;
+}
+
+/** A plan step with only an id and its dependencies set. */
+export function planStep(id: string, dependsOn: string[] = []): PlanStep {
+  return {
+    id,
+    description: `do ${id}`,
+    expectedOutput: '',
+    tools: [],
+    expectedFiles: [],
+    risk: 'safe',
+    dependsOn,
+  };
 }

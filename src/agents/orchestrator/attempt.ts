@@ -1,9 +1,9 @@
 /**
  * One attempt at a plan step: an Executor run on the attempt's prompt, under
  * its own timeout that aborts the attempt's work through its signal (the
- * seed only stopped waiting), with its conversation reported at every
- * checkpoint. A failed attempt is an outcome, not an error: only the run's
- * abort and a pause are thrown.
+ * seed only stopped waiting; the signals: `attempt-signals.ts`), with its
+ * conversation reported at every checkpoint. A failed attempt is an
+ * outcome, not an error: only the run's abort and a pause are thrown.
  * @module
  */
 import { errorMessage, RunError } from '../../core/errors.js';
@@ -12,7 +12,7 @@ import type { Message } from '../../core/messages.js';
 import type { Clock } from '../../core/seams.js';
 import type { ConversationState } from '../../state/run-state.js';
 import type { Executor } from '../executor/index.js';
-import { linkAbort } from '../run.js';
+import { attemptSignal } from './attempt-signals.js';
 
 /** The rung of the ladder an attempt is on. */
 export type AttemptMode = 'normal' | 'enhanced' | 'takeover';
@@ -48,23 +48,23 @@ export async function runAttempt(
   stepId: string,
   mode: AttemptMode,
 ): Promise<AttemptOutcome> {
-  const controller = new AbortController();
-  const unlink = linkAbort(signal, controller);
+  const own = attemptSignal(signal);
   let timedOut = false;
   const seconds = Math.round(deps.stepTimeoutMs / 1000);
   const cancel = deps.clock.setTimer(deps.stepTimeoutMs, () => {
     timedOut = true;
-    controller.abort(new RunError('timeout', `Step timed out after ${seconds} seconds`));
+    own.abort(new RunError('timeout', `Step timed out after ${seconds} seconds`));
   });
   const onConversation = deps.onConversation;
+  const conversation = { mode, system };
   try {
     const result = await executor.execute(input, {
       system,
       history,
-      signal: controller.signal,
+      signal: own.signal,
       emit,
       stepId,
-      onCheckpoint: onConversation ? (messages) => onConversation({ mode, system }, messages) : undefined,
+      onCheckpoint: onConversation ? (messages) => onConversation(conversation, messages) : undefined,
     });
     if (result.status === 'success') return { ok: true, output: result.output };
     return {
@@ -86,7 +86,7 @@ export async function runAttempt(
     };
   } finally {
     cancel();
-    unlink();
+    own.release();
   }
 }
 

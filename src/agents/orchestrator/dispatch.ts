@@ -31,7 +31,10 @@ export interface DispatchOptions {
 /**
  * Runs every pending step of `order` (plan order) whose dependencies allow it.
  * `records` holds every step known to the run, including completed steps of
- * earlier plan revisions that new steps may depend on.
+ * earlier plan revisions that new steps may depend on. Each round looks only
+ * from the first step still pending, and for blocked steps only after a step
+ * ended without completing, so a plan run in order costs the same per step
+ * whatever its length.
  */
 export async function dispatchSteps(
   order: readonly StepRecord[],
@@ -39,17 +42,23 @@ export async function dispatchSteps(
   options: DispatchOptions,
 ): Promise<void> {
   const running = new Map<string, Promise<void>>();
+  // Saved records may already hold failed steps.
+  let unsettled = true;
+  let first = 0;
   for (;;) {
-    skipBlocked(order, records, options.onSkip);
-    for (const record of order) {
-      if (running.size >= options.concurrency) break;
+    if (unsettled) skipBlocked(order, records, options.onSkip);
+    unsettled = false;
+    while (first < order.length && order[first]!.status !== 'pending') first++;
+    for (let i = first; i < order.length && running.size < options.concurrency; i++) {
+      const record = order[i]!;
       if (record.status !== 'pending' || !ready(record, records)) continue;
       record.status = 'running';
       const id = record.step.id;
-      running.set(
-        id,
-        options.runStep(record).finally(() => running.delete(id)),
-      );
+      const settled = () => {
+        running.delete(id);
+        if (record.status !== 'completed') unsettled = true;
+      };
+      running.set(id, options.runStep(record).finally(settled));
     }
     if (running.size === 0) return;
     await Promise.race(running.values());

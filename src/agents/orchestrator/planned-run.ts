@@ -9,6 +9,7 @@
  */
 import type { EventBus } from '../../core/event-bus.js';
 import { emptyUsage } from '../../core/usage.js';
+import { ChecklistWriter } from './checklist-writer.js';
 import type { OrchestrationParts } from './collaborators.js';
 import { dispatchSteps, type StepRecord } from './dispatch.js';
 import { finalizePhase } from './finalize.js';
@@ -21,7 +22,7 @@ import { runStepJob } from './run-step-job.js';
 import { stage } from './stage-events.js';
 import type { StepJob, StepRunner } from './step-job.js';
 import { findingsFor } from './step-prompt.js';
-import { ChecklistWriter, checklistStore, type TodoStore } from './todo-checklist.js';
+import { checklistStore, type TodoStore } from './todo-checklist.js';
 import { type Verification, verifyPhase } from './verify.js';
 
 /** One run's planned path. */
@@ -29,6 +30,8 @@ export class PlannedRun {
   private readonly todo: TodoStore;
   private readonly checklist: ChecklistWriter;
   private readonly scope: RunScope;
+  /** Runs step jobs: the configured `stepRunner`, else the escalation ladder here. */
+  private readonly runner: StepRunner;
 
   constructor(
     private readonly parts: OrchestrationParts,
@@ -39,6 +42,7 @@ export class PlannedRun {
     this.todo = checklistStore(parts.options);
     this.checklist = new ChecklistWriter(this.todo, bus);
     this.scope = { bus, recorder, signal };
+    this.runner = parts.options.stepRunner ?? ((job, context) => runStepJob(parts, job, context));
   }
 
   /** Plans (or restores the saved plan), runs the steps, verifies, re-plans and finalizes. */
@@ -106,7 +110,6 @@ export class PlannedRun {
    * checklist and the state saved before and after it.
    */
   private async runStep(record: StepRecord, progress: PlanProgress): Promise<void> {
-    const { parts } = this;
     const { bus, recorder, signal } = this.scope;
     const { plan, records, order } = progress;
     const id = record.step.id;
@@ -122,8 +125,7 @@ export class PlannedRun {
       attempts: record.attempts,
     };
     if (resume) job.resume = resume;
-    const runner: StepRunner = parts.options.stepRunner ?? ((j, c) => runStepJob(parts, j, c));
-    const outcome = await runner(job, {
+    const outcome = await this.runner(job, {
       signal,
       emit: bus,
       onConversation: (conversation, messages) => recorder.conversation(id, conversation, messages),
@@ -136,7 +138,7 @@ export class PlannedRun {
     if (record.status === 'completed') {
       bus.scope({ stepId: id }).emit('plan_step_completed', {
         output: record.output.slice(0, 200),
-        completed: order.filter((r) => r.status === 'completed').length,
+        completed: completedCount(order),
         total: order.length,
       });
     }
@@ -147,4 +149,10 @@ export class PlannedRun {
   private writeTodo(progress: PlanProgress): Promise<void> {
     return this.checklist.write(progress.plan, progress.order);
   }
+}
+
+function completedCount(order: readonly StepRecord[]): number {
+  let completed = 0;
+  for (const record of order) if (record.status === 'completed') completed++;
+  return completed;
 }

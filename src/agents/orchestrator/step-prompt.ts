@@ -43,26 +43,28 @@ export function findingsFor(
   records: ReadonlyMap<string, StepRecord>,
   order: Iterable<StepRecord> = records.values(),
 ): StepFinding[] {
-  const earlier: StepRecord[] = [];
+  const findings: StepFinding[] = [];
+  const add = (rec: StepRecord | undefined) => {
+    if (rec?.status === 'completed')
+      findings.push({ stepId: rec.step.id, description: rec.step.description, output: rec.output });
+  };
   if (step.dependsOn.length) {
-    for (const dep of step.dependsOn) {
-      const rec = records.get(dep);
-      if (rec) earlier.push(rec);
-    }
+    for (const dep of step.dependsOn) add(records.get(dep));
   } else {
     for (const rec of order) {
       if (rec.step.id === step.id) break;
-      earlier.push(rec);
+      add(rec);
     }
   }
-  return earlier
-    .filter((rec) => rec.status === 'completed')
-    .map((rec) => ({ stepId: rec.step.id, description: rec.step.description, output: rec.output }));
+  return findings;
 }
 
 function cap(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n... [truncated ${text.length - max} characters]` : text;
 }
+
+const STEP_ROLE =
+  'You are executing one step of a larger plan. Use the available tools to carry it out, then summarise what you found or did.';
 
 /**
  * The system prompt of one step attempt. The plan summary stays on retries
@@ -70,30 +72,22 @@ function cap(text: string, max: number): string {
  */
 export function stepSystemPrompt(input: StepPromptInput): string {
   const { plan, step } = input;
-  const lines: string[] = [];
-  if (input.instructions) lines.push(input.instructions, '');
-  lines.push(
-    'You are executing one step of a larger plan. Use the available tools to carry it out, then summarise what you found or did.',
-    '',
-    `Plan: ${plan.title}`,
-    `Plan summary: ${plan.summary}`,
-    '',
-    `Current step (${step.id}): ${step.description}`,
-  );
-  if (step.expectedOutput) lines.push(`Expected output: ${step.expectedOutput}`);
-  if (step.tools.length) lines.push(`Suggested tools: ${step.tools.join(', ')}`);
-  if (step.expectedFiles.length) lines.push(`Files: ${step.expectedFiles.join(', ')}`);
+  // Concatenated, not joined: a join copies every finding into a new string, which the request may never need flat.
+  let out = input.instructions ? `${input.instructions}\n\n` : '';
+  out += `${STEP_ROLE}\n\nPlan: ${plan.title}\nPlan summary: ${plan.summary}\n\nCurrent step (${step.id}): ${step.description}`;
+  if (step.expectedOutput) out += `\nExpected output: ${step.expectedOutput}`;
+  if (step.tools.length) out += `\nSuggested tools: ${step.tools.join(', ')}`;
+  if (step.expectedFiles.length) out += `\nFiles: ${step.expectedFiles.join(', ')}`;
   if (input.findings.length) {
-    lines.push(
-      '',
-      step.dependsOn.length ? 'Findings of the steps this one depends on:' : 'Findings of earlier steps:',
-    );
+    out += step.dependsOn.length
+      ? '\n\nFindings of the steps this one depends on:'
+      : '\n\nFindings of earlier steps:';
     for (const f of input.findings)
-      lines.push(`- ${f.stepId} (${f.description}):\n${cap(f.output, input.maxFindingChars)}`);
+      out += `\n- ${f.stepId} (${f.description}):\n${cap(f.output, input.maxFindingChars)}`;
   }
-  if (input.enhanced) lines.push('', 'Enhanced instructions from the planner:', input.enhanced);
-  if (input.previousError) lines.push('', `Previous attempt failed:\n${input.previousError}`);
-  return lines.join('\n');
+  if (input.enhanced) out += `\n\nEnhanced instructions from the planner:\n${input.enhanced}`;
+  if (input.previousError) out += `\n\nPrevious attempt failed:\n${input.previousError}`;
+  return out;
 }
 
 /** The user message of a step attempt. */

@@ -1,13 +1,12 @@
 /**
  * The plan as a markdown checklist (seed 002's todo.md): rendered from step
- * statuses, kept in a pluggable store, rewritten at every step boundary, and
- * injected into each step's request as `[Active Task Context]`.
+ * statuses, kept in a pluggable store, rewritten at every step boundary
+ * (`checklist-writer.ts`), and injected into each step's request as
+ * `[Active Task Context]`.
  * @module
  */
-import type { Emitter, PlanStepView } from '../../core/events.js';
+import type { PlanStepView } from '../../core/events.js';
 import type { Sandbox } from '../../core/sandbox.js';
-import type { Plan } from '../planner/index.js';
-import type { StepRecord } from './dispatch.js';
 
 /** Where the checklist lives between updates. */
 export interface TodoStore {
@@ -69,12 +68,13 @@ export function renderTodo(
   return out;
 }
 
-function todoTitle(title: string): string {
+/** The checklist's first line. */
+export function todoTitle(title: string): string {
   return `# Task Plan${title ? `: ${title}` : ''}\n`;
 }
 
 /** One step's lines: its box, number, description and status, then its tools. */
-function todoItem(
+export function todoItem(
   step: Pick<PlanStepView, 'description' | 'status'>,
   index: number,
   tools: readonly string[] | undefined,
@@ -103,84 +103,4 @@ export function checklistStore(options: { todoStore?: TodoStore; sandbox?: Sandb
   return (
     options.todoStore ?? (options.sandbox ? new SandboxTodoStore(options.sandbox) : new MemoryTodoStore())
   );
-}
-
-/** A rendered part of the checklist, with the items it counts. */
-interface Rendered {
-  text: string;
-  checked: number;
-  total: number;
-}
-
-/** What a step's lines were rendered from. */
-interface RenderedItem extends Rendered {
-  index: number;
-  status: StepRecord['status'];
-  description: string;
-  tools: readonly string[] | undefined;
-}
-
-/**
- * Writes a run's checklist at each step boundary: renders it from the step
- * records, stores it and emits `todo_update`. A step's lines are rendered
- * (and counted) again only when its status, text or place changed, so a
- * write costs the steps that changed plus joining the rest, not a render
- * and a scan of the whole plan.
- */
-export class ChecklistWriter {
-  private title: (Rendered & { source: string }) | undefined;
-  private readonly items = new WeakMap<StepRecord, RenderedItem>();
-
-  constructor(
-    private readonly store: TodoStore,
-    private readonly emit: Emitter,
-  ) {}
-
-  async write(plan: Plan, order: readonly StepRecord[]): Promise<void> {
-    if (this.title?.source !== plan.title)
-      this.title = { source: plan.title, ...counted(todoTitle(plan.title)) };
-    let content = this.title.text;
-    let { checked, total } = this.title;
-    for (let i = 0; i < order.length; i++) {
-      const item = this.item(order[i]!, i);
-      content += item.text;
-      checked += item.checked;
-      total += item.total;
-    }
-    try {
-      await this.store.write(content);
-    } catch {
-      // A checklist that cannot be saved must not fail the run; the event still carries it.
-    }
-    this.emit.emit('todo_update', { content, checked, total });
-  }
-
-  private item(record: StepRecord, index: number): RenderedItem {
-    const { status } = record;
-    const { description, tools } = record.step;
-    const cached = this.items.get(record);
-    if (
-      cached?.index === index &&
-      cached.status === status &&
-      cached.description === description &&
-      cached.tools === tools
-    ) {
-      return cached;
-    }
-    const item = {
-      index,
-      status,
-      description,
-      tools,
-      ...counted(todoItem({ description, status }, index, tools)),
-    };
-    this.items.set(record, item);
-    return item;
-  }
-}
-
-/** A part of the checklist with its items counted as {@link todoProgress} counts them in the whole. */
-function counted(text: string): Rendered {
-  // Every part starts at a line start, so a part's items are the whole checklist's items in it.
-  return { text, ...todoProgress(text) };
 }
