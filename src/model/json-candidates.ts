@@ -84,12 +84,32 @@ function* searchJSON<T>(text: string, expect: JsonShape | undefined): Search<T> 
   const note = (miss: Ranked) => {
     if (miss.rank > closest.rank) closest = miss;
   };
+  const whole = wholeValue(text);
+  if (whole) {
+    const outcome = yield* searchValue<T>(whole, expect, note);
+    if (outcome.found) return outcome.found;
+  }
   for (const source of sources(text)) {
     const found = yield* searchSource<T>(source, expect, note);
     if (found) return found;
   }
   const { kind, message, issues, cause } = closest;
   return { ok: false, miss: { kind, message, issues, cause } };
+}
+
+/**
+ * The reply as one JSON object or array, when it is nothing else (the usual
+ * reply in a JSON mode): the candidate the search would reach first, without
+ * scanning for brackets. Not with a fence anywhere, whose content goes first.
+ */
+function wholeValue(text: string): (Parsed & { ok: true }) | undefined {
+  const trimmed = text.trim();
+  const first = trimmed[0];
+  const last = trimmed[trimmed.length - 1];
+  if (!((first === '{' && last === '}') || (first === '[' && last === ']')) || trimmed.includes('```'))
+    return;
+  const parsed = parseAsIs(trimmed);
+  return parsed.ok ? parsed : undefined;
 }
 
 /** `text` trimmed and cut to `max` characters, marked with `...` when cut. */

@@ -64,6 +64,34 @@ describe('Executor turn costs', () => {
     expect(made).toBe(1);
   });
 
+  it('an execution given an abort for its signal works on that signal and makes none', async () => {
+    const executor = new Executor({ model: threeTurns(), tools: [add], runtime: testRuntime() });
+    const owner = new AbortController();
+    const { bus } = collectingBus();
+    const made = await controllersMadeBy(() =>
+      executor.execute('add twice', {
+        emit: bus,
+        signal: owner.signal,
+        abort: (reason) => owner.abort(reason),
+      }),
+    );
+    expect(made).toBe(0);
+  });
+
+  it("an execution's time limit aborts the signal it was given to own", async () => {
+    const runtime = testRuntime();
+    const model = new ScriptedModel([() => ({ hang: true })]);
+    const executor = new Executor({ model, tools: [add], runtime, timeoutMs: 1000 });
+    const owner = new AbortController();
+    const { bus } = collectingBus();
+    const failed = executor
+      .execute('hang', { emit: bus, signal: owner.signal, abort: (r) => owner.abort(r) })
+      .catch((error: unknown) => error);
+    await runtime.clock.advance(1000);
+    expect(await failed).toMatchObject({ kind: 'timeout' });
+    expect(owner.signal.aborted).toBe(true);
+  });
+
   it('sends the same request object every turn while the tools stay the same', async () => {
     const seen: ModelRequest[] = [];
     const model = threeTurns();

@@ -38,7 +38,7 @@ import { outputPlan, withOutput } from './structured-output.js';
 import { WallClockBudget } from './wall-clock-budget.js';
 
 /** Options of {@link Executor.run}. */
-export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit'>;
+export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit' | 'abort'>;
 
 /**
  * A ReAct agent. With an `output` schema (on the executor or one run), the
@@ -150,7 +150,7 @@ export class Executor<T = undefined> {
     options: ExecuteOptions & { emit: Emitter },
   ): Promise<ExecutorResultOf<T>>;
   execute(input: string | Message[], options: ExecuteOptions & { emit: Emitter }): Promise<any> {
-    return this.executeWith(input, options, options.emit, emptyUsage());
+    return this.executeWith(input, options, options.emit, emptyUsage(), options.abort);
   }
 
   /** The request fields of an execution: the per-call system override, the built prompt, or the cached base. */

@@ -159,6 +159,14 @@ export interface SystemPromptSource {
 export interface ExecuteOptions {
   /** Aborts the model call and every tool; the execution fails with an `aborted` error. */
   signal?: AbortSignal;
+  /**
+   * Aborts `signal`, for a caller that owns its controller: the execution
+   * then works on `signal` itself (its time limit aborts it with this)
+   * instead of making a signal of its own linked to it — in Node a signal
+   * costs microseconds and most of a kilobyte. The orchestrator's attempts
+   * pass theirs.
+   */
+  abort?: (reason?: unknown) => void;
   /** Where events go (the parent's scoped emitter, e.g. the orchestrator's). */
   emit?: Emitter;
   /** Earlier conversation, before the input. Not modified. */

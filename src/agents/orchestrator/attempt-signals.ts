@@ -4,8 +4,8 @@
  * microseconds to make in Node, so a signal whose attempt ended without
  * aborting it serves the run's next attempt: a run makes as many as it runs
  * attempts at once, not one per attempt. Only the attempt holding a signal
- * can abort it; the executor it is handed to links its own work to it and
- * unlinks when it returns.
+ * aborts it: its timeout, or the executor it is lent to (which works on it
+ * directly, its own time limit included).
  * @module
  */
 import { linkAbort } from '../run.js';
@@ -31,6 +31,9 @@ export class AttemptSignal {
   abort(reason: unknown): void {
     this.controller.abort(reason);
   }
+
+  /** {@link AttemptSignal.abort} as a function, for the executor the signal is handed to. */
+  readonly abortWith = (reason?: unknown): void => this.controller.abort(reason);
 
   /** Ends the attempt: a signal that did not abort serves the next one. */
   release(): void {

@@ -113,6 +113,8 @@ function verdictFormat(invoker: ModelInvoker): ResponseFormat | undefined {
 
 /** A JSON verdict (its words read as a line is, whatever their case), or the line a model answered with. */
 function readVerdict(text: string): Verification {
+  // Most verifiers answer in a line ("PASS: …"): no JSON to look for, no error built to find that out.
+  if (!text.includes('{')) return parseVerdict(text);
   let reply: { verdict?: unknown; reason?: unknown } = {};
   try {
     reply = parseJSONLoose(text, { expect: 'object' }) as typeof reply;
