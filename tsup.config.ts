@@ -83,7 +83,5 @@ export default defineConfig([
     ...shared,
     format: ['cjs'],
     dts: true,
-    // p-limit is ESM-only; CJS consumers get it bundled so `require` never meets ESM.
-    noExternal: ['p-limit', 'yocto-queue'],
   },
 ]);

@@ -5,7 +5,6 @@
  * gets exactly one result, in call order.
  * @module
  */
-import pLimit from 'p-limit';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import { andThen, isThenable, type MaybePromise } from '../core/maybe-async.js';
@@ -178,18 +177,29 @@ export class ToolRunner {
     for (const i of ready) emitCall(ctx.emit, prepared[i]!);
     ctx.emit.emit('parallel_start', { ids });
     const start = this.clock.now();
-    // A limiter only when the batch is larger than the cap: most turns need none.
-    const limit = ready.length > this.concurrency ? pLimit(this.concurrency) : undefined;
-    const started = ready.map((i) => {
-      const call = prepared[i] as ReadyToolCall;
-      return limit ? limit(this.limited, call, ctx) : this.limited(call, ctx, start);
-    });
-    const settled = started.some(isPromise) ? Promise.all(started) : (started as ToolOutcome[]);
+    // Lanes only when the batch is larger than the cap: most turns need none.
+    const settled =
+      ready.length > this.concurrency
+        ? inLanes(ready.length, this.concurrency, (k) =>
+            this.limited(prepared[ready[k]!] as ReadyToolCall, ctx),
+          )
+        : this.startAll(prepared, ready, ctx, start);
     return andThen(settled, (results) => {
       for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
       ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
       return outcomes;
     });
+  }
+
+  /** Starts every call of the batch at once; synchronous when they all complete synchronously. */
+  private startAll(
+    prepared: readonly PreparedCall[],
+    ready: readonly number[],
+    ctx: RunToolsContext,
+    start: number,
+  ): MaybePromise<ToolOutcome[]> {
+    const started = ready.map((i) => this.limited(prepared[i] as ReadyToolCall, ctx, start));
+    return started.some(isPromise) ? Promise.all(started) : (started as ToolOutcome[]);
   }
 
   /** Runs `ready[from…]` one after another, synchronously while the calls complete synchronously. */
@@ -363,6 +373,23 @@ function canRunConcurrently(prepared: readonly PreparedCall[], ready: readonly n
     paths.push(callPaths(tool, args));
   }
   return pathsDisjoint(paths);
+}
+
+/**
+ * Runs `count` tasks with at most `lanes` unsettled at once, starting them
+ * in order as lanes free up; the results in task order. The batch is known
+ * up front, so a lane is a loop, not a queue.
+ */
+function inLanes<T>(count: number, lanes: number, task: (index: number) => MaybePromise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  return Promise.all(Array.from({ length: Math.min(lanes, count) }, lane)).then(() => results);
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

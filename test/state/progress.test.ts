@@ -510,7 +510,7 @@ describe('createProgressStore', () => {
     bus.emit('complete', { output: 'o', status: 'success', usage: initialProgress().usage });
     expect(other.getState().lastSeq).toBe(1);
     expect(store.getState()).toMatchObject({ status: 'completed', output: 'o', lastSeq: 2 });
-    const listeners = (bus as any).emitter.listenerCount('*');
+    const listeners = (bus as any).emitter.count('*');
     expect(listeners).toBe(0);
   });
 
