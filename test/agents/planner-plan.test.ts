@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  planProblems,
-  planSchema,
-  planStepView,
-  singleStepPlan,
-} from '../../src/agents/planner/index.js';
+import { planProblems, planSchema, planStepView, singleStepPlan } from '../../src/agents/planner/index.js';
 import { validateSchema } from '../../src/model/schema.js';
 import { planStep } from '../orchestrator/helpers.js';
 
