@@ -31,7 +31,7 @@ for (const [id, label] of ROWS) {
 const { meta } = results;
 const machine = `${meta.cpus}-core ${(meta.cpuModel ?? 'cpu').replace(/\s+/g, ' ').trim()}, ${meta.platform}`;
 const table = [
-  `Medians of ${results.rounds.length} round(s), ${meta.date.slice(0, 10)}, node ${meta.node}, ${machine}:`,
+  `Medians of ${results.rounds.length} round${results.rounds.length === 1 ? '' : 's'}, ${meta.date.slice(0, 10)}, node ${meta.node}, ${machine}:`,
   '',
   `| | sequential | ${meta.config.P} parallel calls | streaming |`,
   '| --- | --: | --: | --: |',
