@@ -75,9 +75,10 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
     return this.bus.isEnded;
   }
 
-  /** Aborts the run: the model call and every tool see the signal; the run ends with an `aborted` error. */
+  /** What the body aborts the run with (its own reason, or none). */
   private readonly abortWith = (reason?: unknown): void => this.controller.abort(reason);
 
+  /** Aborts the run: the model call and every tool see the signal; the run ends with an `aborted` error. */
   abort(reason?: unknown): void {
     this.controller.abort(reason ?? new AbortError('run aborted by the caller'));
   }

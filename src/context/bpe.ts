@@ -8,6 +8,7 @@
  * of js-tiktoken: special tokens in text count as ordinary text.
  * @module
  */
+import { memoized } from '../core/memo.js';
 
 /** The rank data of an encoding, as `js-tiktoken/ranks/*` exports it. */
 export interface BpeRanks {
@@ -31,17 +32,7 @@ const utf8 = new TextEncoder();
 export function bpeCounter(data: BpeRanks): BpeCounter {
   const ranks = rankMap(data.bpe_ranks);
   const pattern = new RegExp(data.pat_str, 'gu');
-  const memo = new Map<string, number>();
-  const shortTexts = new Map<string, number>();
-
-  const merged = (bytes: string): number => {
-    const known = memo.get(bytes);
-    if (known !== undefined) return known;
-    const tokens = mergedParts(bytes, ranks);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(bytes, tokens);
-    return tokens;
-  };
+  const merged = memoized((bytes) => mergedParts(bytes, ranks), MEMO_LIMIT);
 
   const countPieces = (text: string): number => {
     let tokens = 0;
@@ -58,19 +49,9 @@ export function bpeCounter(data: BpeRanks): BpeCounter {
     return tokens;
   };
 
-  return {
-    count(text) {
-      if (text.length > SHORT_TEXT) return countPieces(text);
-      // Short texts repeat (tool names, small arguments and results): counted once.
-      let tokens = shortTexts.get(text);
-      if (tokens === undefined) {
-        tokens = countPieces(text);
-        if (shortTexts.size >= MEMO_LIMIT) shortTexts.clear();
-        shortTexts.set(text, tokens);
-      }
-      return tokens;
-    },
-  };
+  // Short texts repeat (tool names, small arguments and results): counted once.
+  const countShort = memoized(countPieces, MEMO_LIMIT);
+  return { count: (text) => (text.length > SHORT_TEXT ? countPieces(text) : countShort(text)) };
 }
 
 /** Ranks by byte string: each line is `<name> <first rank> <base64 token>…`, ranks counting up. */

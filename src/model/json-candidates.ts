@@ -86,12 +86,14 @@ function* searchJSON<T>(text: string, expect: JsonShape | undefined): Search<T> 
   };
   const whole = wholeValue(text);
   if (whole) {
-    const outcome = yield* searchValue<T>(whole, expect, note);
-    if (outcome.found) return outcome.found;
-  }
-  for (const source of sources(text)) {
-    const found = yield* searchSource<T>(source, expect, note);
-    if (found) return found;
+    // The only candidate the full search would find: it is not searched for again.
+    const { found, array } = yield* searchValue<T>(whole, expect, note);
+    if (found ?? array) return (found ?? array)!;
+  } else {
+    for (const source of sources(text)) {
+      const found = yield* searchSource<T>(source, expect, note);
+      if (found) return found;
+    }
   }
   const { kind, message, issues, cause } = closest;
   return { ok: false, miss: { kind, message, issues, cause } };

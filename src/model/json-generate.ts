@@ -205,6 +205,8 @@ export function generateObject<T>(options: GenerateObjectOptions<T>): Promise<Ge
 function nativeFormat<T>(options: GenerateObjectOptions<T>): ResponseFormat | undefined {
   const mode = structuredOutputMode(options.invoker.model.info);
   if (mode === 'none') return undefined;
+  // Plain JSON mode needs no JSON Schema: none is converted for it.
+  if (mode === 'json') return { type: 'json' };
   try {
     return responseFormatFor(outputFormat(options.schema, { name: options.name }), mode);
   } catch (error) {

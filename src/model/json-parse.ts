@@ -94,7 +94,7 @@ function accept(value: unknown): Verdict<unknown> {
 /** {@link findJSON} on a non-empty reply, its miss thrown as a {@link StructuredOutputError}. */
 function search<T>(text: string, expect: JsonShape | undefined, check: (value: unknown) => Verdict<T>): T {
   if (!text.trim()) throw emptyReply(text);
-  return foundValue(text, findJSON(text, expect, check));
+  return foundValue(text, findJSON(text, expect, check)).value;
 }
 
 function emptyReply(text: string): StructuredOutputError {
@@ -102,9 +102,9 @@ function emptyReply(text: string): StructuredOutputError {
 }
 
 /** The value found, or the miss thrown as a {@link StructuredOutputError}. */
-function foundValue<T>(text: string, found: JsonSearch<T>): T {
-  if (found.ok) return found.value;
-  const { kind, message, issues, cause } = found.miss;
+function foundValue<T>(text: string, search: JsonSearch<T>): Extract<JsonSearch<T>, { ok: true }> {
+  if (search.ok) return search;
+  const { kind, message, issues, cause } = search.miss;
   throw new StructuredOutputError(kind, message, { text, issues, cause });
 }
 
@@ -151,10 +151,11 @@ export async function extractObject<T>(
   expect?: JsonShape,
 ): Promise<{ object: T; json: string }> {
   if (!text.trim()) throw emptyReply(text);
-  const found = await findJSONAsync(text, expect, async (value) =>
-    verdictOf(await checkSchema(schema, value)),
+  const { value, json } = foundValue(
+    text,
+    await findJSONAsync(text, expect, async (candidate) => verdictOf(await checkSchema(schema, candidate))),
   );
-  return { object: foundValue(text, found), json: found.ok ? found.json : '' };
+  return { object: value, json };
 }
 
 function verdictOf<T>(outcome: SchemaValidation<T>): Verdict<T> {

@@ -99,21 +99,39 @@ let filling: Promise<void> | undefined;
 function whenZodLoads(schema: StandardSchemaV1, label: string): JsonSchema {
   const json: JsonSchema = {};
   waiting.push({ json, schema, label });
-  if (!filling) {
-    filling = loadZod().then(fillWaiting);
-    // Kept rejected for whoever awaits it; nobody awaiting must not crash the process.
-    filling.catch(() => {});
-  }
+  if (!filling) startFilling();
   return json;
 }
 
+function startFilling(): void {
+  const fill = loadZod().then(fillWaiting, (error: unknown) => {
+    // The schemas stay waiting: the next `jsonSchemasReady()` tries the import again.
+    filling = undefined;
+    throw error;
+  });
+  // Nobody awaiting it must not crash the process.
+  fill.catch(() => {});
+  filling = fill;
+}
+
+/**
+ * Fills every waiting schema. One that cannot be converted does not stop the
+ * others; its error stays the fill's, for every later caller: the tool is
+ * misconfigured, not momentarily unavailable.
+ */
 function fillWaiting(zod: Zod): void {
+  let failure: unknown;
   for (const { json, schema, label } of waiting.splice(0)) {
-    Object.assign(
-      json,
-      converted(label, () => zodJsonSchema(zod, schema)),
-    );
+    try {
+      Object.assign(
+        json,
+        converted(label, () => zodJsonSchema(zod, schema)),
+      );
+    } catch (error) {
+      failure ??= error;
+    }
   }
+  if (failure !== undefined) throw failure;
   filling = undefined;
 }
 
@@ -124,5 +142,6 @@ function fillWaiting(zod: Zod): void {
  * Code that sends tool or output JSON Schemas to a model awaits it first.
  */
 export function jsonSchemasReady(): Promise<void> | undefined {
+  if (!filling && waiting.length > 0) startFilling();
   return filling;
 }

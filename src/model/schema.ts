@@ -102,3 +102,8 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object that is not a schema' : `a ${typeof value}`;
 }
+
+/** `path: message` lines, one per issue; an issue of the value itself is named `root`. */
+export function issueLines(issues: readonly SchemaIssue[], root = '(root)'): string[] {
+  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : root}: ${i.message}`);
+}

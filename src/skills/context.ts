@@ -16,10 +16,9 @@ import { directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import { toolOutputOf } from '../tools/output.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { validateSchema } from '../tools/schema.js';
+import { issueLines, validateSchema } from '../tools/schema.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { SkillError } from './errors.js';
-import { issueLines } from './issues.js';
 
 /** Options of {@link SkillContext.generate}. */
 export interface GenerateTextOptions {

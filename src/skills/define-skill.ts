@@ -7,9 +7,9 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../core/errors.js';
+import { parametersJsonSchema } from '../model/schema-json.js';
 import type { JsonSchema } from '../model/types.js';
 import { assertSchema, type Schema, type SchemaOutput } from '../tools/schema.js';
-import { parametersJsonSchema } from '../tools/schema-json.js';
 import type { Tool, ToolRisk } from '../tools/types.js';
 import type { SkillContext } from './context.js';
 

@@ -14,12 +14,11 @@ import { emptyUsage } from '../core/usage.js';
 import type { ModelInvoker } from '../model/invoke.js';
 import type { ChatModel } from '../model/types.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { type SchemaIssue, validateSchema } from '../tools/schema.js';
+import { issueLines, type SchemaIssue, validateSchema } from '../tools/schema.js';
 import type { Tool } from '../tools/types.js';
 import { createSkillContext, type SkillEnvironment } from './context.js';
 import type { Skill } from './define-skill.js';
 import { SkillError } from './errors.js';
-import { issueLines } from './issues.js';
 
 /** The seed's nesting limit: a skill at depth 3 may not invoke another. */
 export const DEFAULT_MAX_SKILL_DEPTH = 3;

@@ -9,6 +9,7 @@ import { errorMessage, TandemError } from '../core/errors.js';
 import type { EventPayloads, InterruptView, PlanStepView } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import { issueLines } from '../model/schema.js';
 import type { JsonSchema } from '../model/types.js';
 import { checkJsonSchema } from '../tools/json-schema-check.js';
 
@@ -202,7 +203,7 @@ export function parseRunState(value: unknown): RunState {
   }
   const issues = checkJsonSchema(RUN_STATE_SCHEMA, state);
   if (issues.length > 0) {
-    const list = issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const list = issueLines(issues).join('; ');
     throw new RunStateError('invalid_state', `Invalid run state: ${list}`);
   }
   return ownCopy(state as unknown as RunState);

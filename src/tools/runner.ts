@@ -270,11 +270,7 @@ export class ToolRunner {
     if (settled) return this.completeCall(prepared, settled, start, ctx);
     const invoked = invokeTool(prepared, ctx, this.clock);
     const filterOutput = ctx.filterOutput;
-    if (!filterOutput) {
-      return isPromise(invoked)
-        ? invoked.then((s) => this.completeCall(prepared, s, start, ctx))
-        : this.completeCall(prepared, invoked, start, ctx);
-    }
+    if (!filterOutput) return andThen(invoked, (s) => this.completeCall(prepared, s, start, ctx));
     return (async () => {
       let result = await invoked;
       if (!result.isError) {

@@ -1,16 +1,16 @@
 /**
  * Tools: what a model can call. Parameters are any Standard Schema (zod 4,
  * valibot, arktype…) or `jsonSchema()`; providers get the JSON Schema the
- * schema library makes (see `schema-json.ts`).
+ * schema library makes (see `model/schema-json.ts`).
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
+import { parametersJsonSchema } from '../model/schema-json.js';
 import type { JsonSchema, ToolSpec } from '../model/types.js';
 import { assertSchema, type Schema, type SchemaOutput } from './schema.js';
-import { parametersJsonSchema } from './schema-json.js';
 
 /** How much harm a tool can do; approvals and guardrails key off it. */
 export type ToolRisk = 'safe' | 'moderate' | 'risky';

@@ -4,6 +4,7 @@
  * request — mild at two in a row, strong from three.
  * @module
  */
+import { memoized } from '../../core/memo.js';
 
 /** Calls remembered for repetition detection. */
 export const REPETITION_WINDOW = 5;
@@ -70,18 +71,7 @@ function isSorted(keys: readonly string[]): boolean {
 }
 
 /** Quoted keys: argument names repeat call after call. */
-const quotedKeys = new Map<string, string>();
-const QUOTED_KEYS_LIMIT = 1000;
-
-function quotedKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(key);
-    if (quotedKeys.size >= QUOTED_KEYS_LIMIT) quotedKeys.clear();
-    quotedKeys.set(key, quoted);
-  }
-  return quoted;
-}
+const quotedKey = memoized((key) => JSON.stringify(key), 1000);
 
 const REPEATED_SLASHES = /\/{2,}/g;
 const URL_PREFIX = /^https?:\/\//i;

@@ -73,7 +73,7 @@ function formattedLater(format: OutputFormat): string {
 }
 
 /** `system` with `text` after it: a new part of a parted prompt, a new paragraph of a string. */
-export function appendSystem(system: string | SystemPart[] | undefined, text: string): string | SystemPart[] {
+function appendSystem(system: string | SystemPart[] | undefined, text: string): string | SystemPart[] {
   if (Array.isArray(system)) return [...system, { text }];
   return system ? `${system}\n\n${text}` : text;
 }

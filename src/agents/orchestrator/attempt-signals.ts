@@ -27,13 +27,11 @@ export class AttemptSignal {
     return this.controller.signal;
   }
 
-  /** Aborts the attempt's work (its timeout); the signal is not lent again. */
-  abort(reason: unknown): void {
-    this.controller.abort(reason);
-  }
-
-  /** {@link AttemptSignal.abort} as a function, for the executor the signal is handed to. */
-  readonly abortWith = (reason?: unknown): void => this.controller.abort(reason);
+  /**
+   * Aborts the attempt's work (its timeout, or the executor the signal is
+   * lent to); the signal is not lent again. A function, so it can be handed on.
+   */
+  readonly abort = (reason?: unknown): void => this.controller.abort(reason);
 
   /** Ends the attempt: a signal that did not abort serves the next one. */
   release(): void {

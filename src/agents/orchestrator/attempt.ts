@@ -62,7 +62,7 @@ export async function runAttempt(
       system,
       history,
       signal: own.signal,
-      abort: own.abortWith,
+      abort: own.abort,
       emit,
       stepId,
       onCheckpoint: onConversation ? (messages) => onConversation(conversation, messages) : undefined,

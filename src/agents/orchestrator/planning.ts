@@ -5,7 +5,7 @@
  * @module
  */
 import type { Emitter } from '../../core/events.js';
-import { validateSchema } from '../../model/schema.js';
+import { issueLines, validateSchema } from '../../model/schema.js';
 import { type RunState, RunStateError } from '../../state/run-state.js';
 import { type Plan, type Planner, type PlanStep, planSchema, type ToolHint } from '../planner/index.js';
 import { type StepRecord, stepView } from './dispatch.js';
@@ -74,8 +74,8 @@ async function restorePlan(state: RunState): Promise<PlanProgress> {
     summary: saved.summary?.trim() || saved.title,
   });
   if (!checked.success) {
-    const problems = checked.issues.map((issue) => `${issue.path.join('.') || 'plan'}: ${issue.message}`);
-    throw new RunStateError('invalid_state', `The saved plan is not a valid plan: ${problems.join('; ')}`);
+    const problems = issueLines(checked.issues, 'plan').join('; ');
+    throw new RunStateError('invalid_state', `The saved plan is not a valid plan: ${problems}`);
   }
   const plan = checked.data;
   const records = new Map<string, StepRecord>();

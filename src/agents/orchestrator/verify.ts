@@ -55,6 +55,7 @@ const verdictSchema = jsonSchema({
   properties: { verdict: { type: 'string', enum: ['PASS', 'PARTIAL', 'FAIL'] }, reason: { type: 'string' } },
   required: ['verdict', 'reason'],
 });
+const VERDICT_FORMAT = outputFormat(verdictSchema, { name: 'verdict' });
 
 /** Reads a verdict: the text before the first colon decides (seed 002). */
 export function parseVerdict(text: string): Verification {
@@ -107,8 +108,7 @@ export async function verifyResults(input: {
 
 /** The verdict's response format, for a model with a JSON mode; none for the others (they answer in a line). */
 function verdictFormat(invoker: ModelInvoker): ResponseFormat | undefined {
-  const mode = structuredOutputMode(invoker.model.info);
-  return responseFormatFor(outputFormat(verdictSchema, { name: 'verdict' }), mode);
+  return responseFormatFor(VERDICT_FORMAT, structuredOutputMode(invoker.model.info));
 }
 
 /** A JSON verdict (its words read as a line is, whatever their case), or the line a model answered with. */

@@ -28,9 +28,7 @@ const ALIASES: Readonly<Record<string, keyof PlanStep>> = {
 function canonicalKeys(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   // Most steps use the canonical names: they are not copied.
-  let aliased = false;
-  for (const key in value) if (Object.hasOwn(ALIASES, key)) aliased = true;
-  if (!aliased) return value;
+  if (!Object.keys(value).some((key) => Object.hasOwn(ALIASES, key))) return value;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     const canonical = ALIASES[key];

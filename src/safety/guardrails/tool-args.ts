@@ -15,6 +15,7 @@
  * DNS `resolve`).
  * @module
  */
+import { memoized } from '../../core/memo.js';
 import { urlParserInput } from './normalize.js';
 import { checkShell } from './shell-check.js';
 import type { Guardrail, GuardrailAction, GuardrailFinding, ToolScanSubject } from './types.js';
@@ -285,18 +286,7 @@ function parses(text: string): boolean {
 }
 
 /** Words of keys seen so far: argument keys repeat call after call, the regexes run once per key. */
-const lastWords = new Map<string, string>();
-const LAST_WORDS_LIMIT = 1000;
-
-function lastWord(key: string): string {
-  let word = lastWords.get(key);
-  if (word === undefined) {
-    word = splitLastWord(key);
-    if (lastWords.size >= LAST_WORDS_LIMIT) lastWords.clear();
-    lastWords.set(key, word);
-  }
-  return word;
-}
+const lastWord = memoized(splitLastWord, 1000);
 
 function splitLastWord(key: string): string {
   const words = key

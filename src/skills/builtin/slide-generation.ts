@@ -6,9 +6,9 @@
  */
 import { z } from 'zod/v4';
 import { parseJSONLoose } from '../../model/json.js';
+import { issueLines } from '../../model/schema.js';
 import type { SkillContext } from '../context.js';
 import { defineSkill } from '../define-skill.js';
-import { issueLines } from '../issues.js';
 import { skillStage } from '../research/pipeline.js';
 import { BuiltinSkillError } from './errors.js';
 import { loadPptxGenJS, type Outline, outlineSchema, type PptxLoader, renderDeck } from './slide-render.js';

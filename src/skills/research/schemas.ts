@@ -6,16 +6,16 @@
  */
 import { zodBuilt } from '../../model/lazy-zod.js';
 
-const DEPTHS = ['quick', 'standard', 'deep'];
-const SCENARIOS = ['academic', 'market', 'technical', 'news'];
+const DEPTHS = ['quick', 'standard', 'deep'] as const;
+const SCENARIOS = ['academic', 'market', 'technical', 'news'] as const;
 const QUERY = 'The research question';
 const DEPTH = 'quick, standard or deep';
 const SCENARIO = 'academic, market, technical or news; inferred from the question when left out';
 
 /** Every research schema, as zod builds them. */
 export const researchZod = zodBuilt((z) => {
-  const depth = z.enum(['quick', 'standard', 'deep']);
-  const scenario = z.enum(['academic', 'market', 'technical', 'news']);
+  const depth = z.enum(DEPTHS);
+  const scenario = z.enum(SCENARIOS);
   const count = z.number().int().min(1);
   const source = z.object({ n: count, title: z.string(), url: z.string(), snippet: z.string() });
   const step = z.object({ query: z.string(), guidance: z.string().default(''), sources: z.array(source) });
