@@ -55,6 +55,12 @@ export function report(rows, json, title) {
 
 export const counters = { model: 0, tool: 0 };
 export const zeroUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+/** A fake model's text reply. */
+export const reply = (text) => ({
+  message: { role: 'assistant', content: [{ type: 'text', text }] },
+  finishReason: 'stop',
+  usage: zeroUsage,
+});
 export const addSchema = z.object({
   a: z.number().describe('first addend'),
   b: z.number().describe('second addend'),

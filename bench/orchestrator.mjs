@@ -4,17 +4,11 @@
 // same 3 turns as one bare Executor run.
 //   node bench/orchestrator.mjs --steps 10 --runs 100
 import { defineTool, Executor, Orchestrator } from '../dist/index.js';
-import { addTool, options, report, timeRuns, zeroUsage } from './lib.mjs';
+import { addTool, options, reply, report, timeRuns, zeroUsage } from './lib.mjs';
 
 const opts = options({ steps: 10, warmup: 30, runs: 100, minWarmupMs: 1000 });
 
 const add = addTool(defineTool);
-
-const reply = (text) => ({
-  message: { role: 'assistant', content: [{ type: 'text', text }] },
-  finishReason: 'stop',
-  usage: zeroUsage,
-});
 
 const plan = JSON.stringify({
   title: 'Bench plan',

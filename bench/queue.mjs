@@ -17,17 +17,12 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Orchestrator } from '../dist/index.js';
 import { queueStepRunner, startStepWorker } from '../dist/queue/index.js';
-import { options, report, stats, zeroUsage } from './lib.mjs';
+import { options, reply, report, stats } from './lib.mjs';
 
 const WORKERS_ROLE = 'TANDEM_BENCH_QUEUE_WORKERS';
 const queueName = 'bench-steps';
 const plainQueueName = 'bench-plain';
 
-const reply = (text) => ({
-  message: { role: 'assistant', content: [{ type: 'text', text }] },
-  finishReason: 'stop',
-  usage: zeroUsage,
-});
 const planOf = (steps) => ({
   title: 'Bench plan',
   summary: 'Independent steps',

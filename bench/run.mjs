@@ -4,6 +4,7 @@
 //   node bench/run.mjs [--only executor,sse]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { report } from './lib.mjs';
 
 const FILES = ['executor', 'orchestrator', 'sse', 'import', 'queue'];
 const only = process.argv.includes('--only')
@@ -32,7 +33,8 @@ for (const name of FILES.filter((f) => only.includes(f))) {
   rows.push(...JSON.parse(line.slice(5)));
 }
 
-console.log(`tandem speed budget, medians (node ${process.version}, ${process.platform} ${process.arch})`);
-console.log('| path | floor | tandem | target |');
-console.log('| --- | --: | --: | --: |');
-for (const row of rows) console.log(`| ${row.path} | ${row.floor ?? '—'} | ${row.value} | ${row.target} |`);
+report(
+  rows,
+  false,
+  `tandem speed budget, medians (node ${process.version}, ${process.platform} ${process.arch})`,
+);
