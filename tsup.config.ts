@@ -1,5 +1,8 @@
-import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { buildViewerAssets } from './scripts/viewer-assets.js';
@@ -38,6 +41,33 @@ async function writeEsmDeclarations(): Promise<void> {
   }
 }
 
+/**
+ * Re-indents one format's built JavaScript with tabs, wrapped at 120 columns,
+ * by the repository's formatter (biome, semantics-preserving): esbuild's
+ * two-space indentation is 70 KB more of the 2.5 MB budget. A config of its
+ * own, because the repository's excludes `dist/`.
+ */
+async function tabIndent(extension: '.js' | '.cjs'): Promise<void> {
+  const files = (await readdir('dist', { recursive: true, encoding: 'utf8' }))
+    .filter((file) => file.endsWith(extension))
+    .map((file) => join('dist', file));
+  const config = await mkdtemp(join(tmpdir(), 'tandem-dist-format-'));
+  try {
+    const options = { formatter: { indentStyle: 'tab', lineWidth: 120 } };
+    await writeFile(join(config, 'biome.json'), JSON.stringify(options));
+    const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
+    await promisify(execFile)(process.execPath, [
+      biome,
+      'format',
+      '--write',
+      `--config-path=${config}`,
+      ...files,
+    ]);
+  } finally {
+    await rm(config, { recursive: true, force: true });
+  }
+}
+
 let viewerBuild: ReturnType<typeof buildViewerAssets> | undefined;
 
 /**
@@ -60,9 +90,11 @@ export const viewerAssets: Plugin = {
 };
 
 // Both builds split shared modules into chunks, so each class exists once per
-// build and `instanceof` holds across subpaths by plain identity. No source
-// maps: they tripled the install size and pointed at sources we do not ship.
-// Minified (names kept) to hold tandem's own files under 1.5 MB unpacked.
+// build and `instanceof` holds across subpaths by plain identity. Not minified
+// and no source maps: a stack trace's `file:line` is a line a user can read in
+// node_modules (a minified build put whole modules on one line), within
+// 2.5 MB unpacked, where maps with their sources would triple the install.
+// test/package/stack-traces.test.ts holds both.
 const shared = {
   entry,
   sourcemap: false,
@@ -70,18 +102,24 @@ const shared = {
   splitting: true,
   // With it Rollup turns split chunks into CommonJS; without, sucrase does and rewrites `?.`/`??` into helpers.
   treeshake: true,
-  // Whitespace and syntax only: identifiers stay, so stack traces still name every function and class.
-  minifyWhitespace: true,
-  minifySyntax: true,
   esbuildPlugins: [viewerAssets] as Plugin[],
 } as const;
 
 export default defineConfig([
   // The only `clean`: it runs first, before either build writes a file.
-  { ...shared, format: ['esm'], clean: true, onSuccess: writeEsmDeclarations },
+  {
+    ...shared,
+    format: ['esm'],
+    clean: true,
+    onSuccess: async () => {
+      await writeEsmDeclarations();
+      await tabIndent('.js');
+    },
+  },
   {
     ...shared,
     format: ['cjs'],
     dts: true,
+    onSuccess: () => tabIndent('.cjs'),
   },
 ]);

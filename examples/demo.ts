@@ -15,6 +15,7 @@ import { type ChatModel, createResilientInvoker, Orchestrator, type TandemEvent 
 import { createAnthropic } from 'tandem-agents/anthropic';
 import { createGemini } from 'tandem-agents/gemini';
 import { createOpenAI } from 'tandem-agents/openai';
+import { styles } from './support/colors.js';
 import { add, lookupPopulation, scriptedModels, TASK } from './support/population-scenario.js';
 
 /** A real provider when one is configured: OpenAI or a compatible server, Anthropic, or Gemini. */
@@ -32,8 +33,8 @@ function providerModels(): { planner: ChatModel; executor: ChatModel; verifier: 
   return model && { planner: model, executor: model, verifier: model };
 }
 
-const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
-const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
+// Plain text when piped, with NO_COLOR, or FORCE_COLOR=0 (examples/support/colors.ts).
+const { dim, bold } = styles();
 
 function print(event: TandemEvent): void {
   const step = event.stepId ? dim(`[${event.stepId}] `) : '';

@@ -14,6 +14,10 @@
  */
 import { collectStream, type Message, ModelError, type ToolSpec } from 'tandem-agents';
 import { createOpenAI } from 'tandem-agents/openai';
+import { styles } from './support/colors.js';
+
+// Reasoning dimmed on a terminal, plain when piped or with NO_COLOR.
+const { dim } = styles();
 
 const baseURL = process.env.OPENAI_BASE_URL;
 const apiKey = process.env.OPENAI_API_KEY;
@@ -50,7 +54,7 @@ async function main(): Promise<void> {
   const first: Message[] = [{ role: 'user', content: 'In one sentence: why is the sky blue?' }];
 
   for await (const part of model.stream({ system, messages: first })) {
-    if (part.type === 'reasoning-delta') process.stdout.write(`\x1b[2m${part.delta}\x1b[0m`);
+    if (part.type === 'reasoning-delta') process.stdout.write(dim(part.delta));
     else if (part.type === 'text-delta') process.stdout.write(part.delta);
     else if (part.type === 'finish') {
       const { inputTokens, outputTokens, reasoningTokens } = part.usage;

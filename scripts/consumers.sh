@@ -3,7 +3,8 @@
 # built package (`npm pack`), installs the tarball into scratch projects under
 # a temp dir and runs one offline agent with a tool in each cell: Node ESM and
 # CJS, TypeScript resolution modes, zod 3.25 / 4, valibot, AI SDK 5 / 6 / 7,
-# Bun, Deno and a browser bundle. Templates live in scripts/consumers/.
+# Bun, Deno, a browser bundle, and the README's Quick start pasted into a
+# fresh `npm init -y` project. Templates live in scripts/consumers/.
 #
 # Usage, from the repository root after `npm run build`:
 #   bash scripts/consumers.sh
@@ -50,7 +51,7 @@ PACK_SUMMARY=$(node -e '
 ' "$pack_json")
 
 # Scratch projects, one per distinct set of dependencies; `tarball` stands for the package.
-PROJECT_NAMES=(base zod3 valibot ai5 ai6 ai7 tools bare)
+PROJECT_NAMES=(base zod3 valibot ai5 ai6 ai7 tools bare quickstart)
 declare -A PROJECTS=(
   [base]="tarball zod typescript@~5.9 @types/node@20 esbuild ai @opentelemetry/api @modelcontextprotocol/sdk bullmq ioredis"
   [zod3]="tarball zod@~3.25.0"
@@ -60,12 +61,18 @@ declare -A PROJECTS=(
   [ai7]="tarball zod ai@7 @ai-sdk/openai-compatible@3"
   [tools]="bun deno typescript-latest@npm:typescript@latest"
   [bare]="tarball"
+  [quickstart]="tarball zod"
 )
 
 install_project() {
   local name=$1 dir=$WORK/$1 deps=()
   mkdir -p "$dir"
-  echo "{\"name\": \"consumer-$name\", \"private\": true}" >"$dir/package.json"
+  # The Quick start's project is what `npm init -y` makes (CommonJS by default).
+  if [[ $name == quickstart ]]; then
+    (cd "$dir" && npm init -y >/dev/null)
+  else
+    echo "{\"name\": \"consumer-$name\", \"private\": true}" >"$dir/package.json"
+  fi
   cp "$TEMPLATES"/*.mjs "$TEMPLATES"/*.cjs "$TEMPLATES"/types/* "$dir"/
   cp "$dir/all-subpaths.ts" "$dir/all-subpaths.mts"
   cp "$dir/all-subpaths.ts" "$dir/all-subpaths.cts"
@@ -147,6 +154,7 @@ CELLS=(
   "bun (esm)|base|$BUN --version && $BUN agent.mjs"
   "deno (esm)|base|$DENO --version && DENO_NO_UPDATE_CHECK=1 $DENO run -A --node-modules-dir=manual agent.mjs"
   "browser bundle (esbuild)|base|node browser.mjs"
+  "README Quick start as index.mjs in npm init -y|quickstart|node quickstart.mjs $ROOT/README.md"
 )
 
 for cell in "${CELLS[@]}"; do

@@ -2,7 +2,8 @@
  * The scenario of the demo and the progress-UI example: three population
  * look-ups and a sum, on scripted models — one step fails on its first
  * attempt (a misspelled city until the iterations run out) and is rescued by
- * the planner's enhanced instructions.
+ * the planner's enhanced instructions. The models estimate their token usage
+ * from the text they see and write, so the demo's token counts are not zero.
  */
 
 import { type ChatModel, defineTool } from 'tandem-agents';
@@ -65,7 +66,7 @@ export function scriptedModels(): { planner: ChatModel; executor: ChatModel; ver
       { text: `\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\`` },
       { text: 'Call lookup_population with city "Braga" (spelled exactly so), then report the number.' },
     ],
-    { id: 'scripted:planner' },
+    { id: 'scripted:planner', estimateUsage: true },
   );
   const executor = new ScriptedModel(
     [
@@ -90,10 +91,11 @@ export function scriptedModels(): { planner: ChatModel; executor: ChatModel; ver
         text: 'Lisbon (545,000), Porto (232,000) and Braga (193,000) together have **970,000** inhabitants.',
       },
     ],
-    { id: 'scripted:executor' },
+    { id: 'scripted:executor', estimateUsage: true },
   );
   const verifier = new ScriptedModel([{ text: 'PASS: all three populations were found and summed.' }], {
     id: 'scripted:verifier',
+    estimateUsage: true,
   });
   return { planner, executor, verifier };
 }

@@ -14,6 +14,7 @@ import type { ChatModel, ModelRequest } from '../model/types.js';
 import { findFittingTailStart, findHeadEnd, findTailStart } from './compressor-boundaries.js';
 import type { CompressionResult, CompressOptions, ContextCompressorOptions } from './compressor-options.js';
 import { resolveContextWindow } from './model-table.js';
+import { smartTruncate } from './smart-truncate.js';
 import { summarizeTurns } from './summarize.js';
 import { placeBetween } from './summary-placement.js';
 import { COMPACTION_NOTE, formatSummary, summaryBodyOf } from './summary-prompt.js';
@@ -193,8 +194,16 @@ export class ContextCompressor {
     const failure = typeof summary === 'string' ? summary : SUMMARY_NOT_SMALLER;
     const prunedCounts = pruned.messages.map((m) => counter.countMessage(m));
     const budget = target - fixedCompacted - sum(prunedCounts, 0, headEnd);
-    const out = this.truncate(pruned.messages, prunedCounts, headEnd, budget, previous, failure);
-    if (shrinks(out)) {
+    const out = this.truncateShrinking(
+      pruned.messages,
+      prunedCounts,
+      headEnd,
+      budget,
+      previous,
+      failure,
+      shrinks,
+    );
+    if (out) {
       const fallback = failure === SUMMARY_NOT_SMALLER ? { fallback: 'truncate' as const } : {};
       return done('truncate', out, { reason: failure, ...fallback });
     }
@@ -255,6 +264,28 @@ export class ContextCompressor {
     );
   }
 
+  /*
+   * A truncation that shrinks the request. The earlier summary the notice
+   * carries can cost about as much as the messages it removes (a small middle
+   * after a recent compaction): then it is carried shortened, else left out,
+   * rather than the request left as it is, over its target, with no notice.
+   */
+  private truncateShrinking(
+    messages: readonly Message[],
+    counts: readonly number[],
+    headEnd: number,
+    budget: number,
+    previous: string | undefined,
+    reason: string,
+    shrinks: (out: readonly Message[]) => boolean,
+  ): readonly Message[] | undefined {
+    for (const carried of carriedSummaries(previous)) {
+      const out = this.truncate(messages, counts, headEnd, budget, carried, reason);
+      if (shrinks(out)) return out;
+    }
+    return undefined;
+  }
+
   // 20 % of what is summarised, within the configured bounds and a quarter of the target.
   private summaryBudget(middleTokens: number, target: number): number {
     const { summaryRatio, minSummaryTokens, maxSummaryTokens } = this.o;
@@ -304,6 +335,23 @@ function compressionEvent(result: CompressionResult): EventPayloads['compression
 function truncationNotice(dropped: number, reason: string, previous: string | undefined): string {
   const notice = `[Context truncated] ${dropped} earlier message(s) were removed to fit the context window (${reason}).`;
   return previous ? `${formatSummary(previous)}\n\n${notice}` : notice;
+}
+
+/** Below this a shortened summary says too little to be worth its markers. */
+const MIN_CARRIED_CHARS = 200;
+
+/** The earlier summary whole, then halved while it is worth carrying, then none. */
+function* carriedSummaries(previous: string | undefined): Generator<string | undefined> {
+  yield previous;
+  if (previous === undefined) return;
+  for (
+    let chars = Math.floor(previous.length / 2);
+    chars >= MIN_CARRIED_CHARS;
+    chars = Math.floor(chars / 2)
+  ) {
+    yield smartTruncate(previous, chars);
+  }
+  yield undefined;
 }
 
 function findSummary(messages: readonly Message[]): string | undefined {

@@ -8,7 +8,6 @@ export * from './compressor-options.js';
 export * from './context-manager.js';
 export * from './conversation-history.js';
 export * from './encodings.js';
-export * from './estimate.js';
 export * from './media-tokens.js';
 export * from './model-table.js';
 export * from './prefix-hash.js';

@@ -4,11 +4,12 @@
  * tool schema and system part is counted once.
  * @module
  */
+
+import { estimateTokens } from '../core/estimate.js';
 import type { Message } from '../core/messages.js';
 import type { ModelRequest, SystemPart, ToolSpec } from '../model/types.js';
 import type { BpeCounter } from './bpe.js';
 import { type EncodingName, encodingForModel, loadCounter } from './encodings.js';
-import { estimateTokens } from './estimate.js';
 import {
   estimateMediaTokens,
   type MediaTokenEstimate,

@@ -110,6 +110,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   private readonly prices: PriceLookup | undefined;
   private readonly tracing: Tracing | undefined;
   private delivering = false;
+  private holdingTokens = false;
   private deferred: Array<[EventType, EventPayloads[EventType], EventTags | undefined]> | undefined;
 
   constructor(options: EventBusOptions) {
@@ -136,7 +137,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
 
   /** Emits with tags; used by scoped emitters. */
   dispatch<T extends EventType>(type: T, payload: EventPayloads[T], tags: EventTags | undefined): void {
-    if (this.ended) return;
+    if (this.ended || (this.holdingTokens && type === 'token')) return;
     if (this.delivering) {
       // Emitted by a listener: after the event being delivered reached everyone, so all see seq order.
       (this.deferred ??= []).push([type, payload, tags]);
@@ -181,6 +182,27 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
 
   scope(tags: EventTags): Emitter {
     return new ScopedEmitter(this, tags);
+  }
+
+  /**
+   * Holds back `token` events from now on: none is delivered until
+   * {@link EventBus.releaseTokens}. A run with output guardrails holds its
+   * tokens, so text the guardrails would redact or block never reaches a
+   * listener, an event log or a page before they have checked it.
+   */
+  holdTokens(): void {
+    this.holdingTokens = true;
+  }
+
+  /**
+   * Ends a {@link EventBus.holdTokens}: emits `text` — the answer as the
+   * guardrails left it — as one `token` event in place of the held deltas,
+   * which are dropped. Does nothing when tokens are not held.
+   */
+  releaseTokens(text: string, tags?: EventTags): void {
+    if (!this.holdingTokens) return;
+    this.holdingTokens = false;
+    if (text) this.dispatch('token', { delta: text }, tags);
   }
 
   /**

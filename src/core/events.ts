@@ -91,10 +91,13 @@ export interface EventPayloads {
   tool_result: {
     id: string;
     name: string;
+    /** What the model saw of the output: cut past the tool's limit when `truncated`. */
     output: string;
     isError: boolean;
     durationMs: number;
     truncated?: boolean;
+    /** Length of the whole output in UTF-16 code units, when `truncated`. */
+    outputChars?: number;
     filtered?: boolean;
     /** Images and files the tool returned: media types and sizes, never the bytes. */
     attachments?: MediaSummary[];
@@ -147,6 +150,13 @@ export interface EventPayloads {
     pressure: number;
     action: 'warn' | 'stop';
   };
+  /**
+   * The run has a cost limit (`budget.maxCostUsd`) but no price for these
+   * models (ids), so what they spend is not counted against it. Emitted
+   * right after `run_started`; with `budget.onUnpricedModel: 'fail'` the run
+   * does not start instead.
+   */
+  unpriced_models: { models: string[]; maxCostUsd: number };
   parallel_start: { ids: string[] };
   parallel_complete: { ids: string[]; durationMs: number };
   complete: { output: string; status: 'success' | 'partial' | 'failed'; usage: Usage };

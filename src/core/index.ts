@@ -1,5 +1,6 @@
 export * from './abortable.js';
 export * from './errors.js';
+export * from './estimate.js';
 export * from './event-bus.js';
 export * from './events.js';
 export * from './image-model.js';

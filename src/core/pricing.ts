@@ -22,10 +22,16 @@ export interface ModelPrice {
 }
 
 /**
- * Prices by model id. A usage event's `model` (an invoker id such as
- * `openai:gpt-4o-2024-08-06`) is looked up as is, then without its
- * `provider:` prefix, then by the longest table key it starts with followed
- * by `-` (dated and suffixed variants price as their family).
+ * Prices by model id. A usage event's `model` (a model id such as
+ * `openai:gpt-4o-2024-08-06`) is looked up as is, then as
+ * `provider:model` and as the bare model id, each also by the longest table
+ * key it starts with followed by `-` (dated and suffixed variants price as
+ * their family). The known id shapes are read apart: `provider:model` (the
+ * built-in adapters), `aisdk:<sdk provider>:<model>` from `fromAISDK` (the
+ * provider is the SDK's up to its first dot, so `aisdk:openai.chat:gpt-4o`
+ * prices as `openai:gpt-4o`, then `gpt-4o`), a `vendor/model` route
+ * (gateways, OpenRouter) and a `vendor.model` Bedrock id (the part after the
+ * vendor). So a key `openai:gpt-4o` prices that model from one provider only.
  */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
@@ -101,15 +107,53 @@ export function costOf(usage: Usage, price: ModelPrice): number {
   return micro / 1_000_000;
 }
 
+/**
+ * The ids of `models` that `prices` has no price for: every one of them
+ * without prices. A cost budget cannot count what these models spend.
+ */
+export function unpricedModels(models: Iterable<string>, prices: PriceLookup | undefined): string[] {
+  const unpriced = new Set<string>();
+  for (const model of models) if (!prices?.(model)) unpriced.add(model);
+  return [...unpriced];
+}
+
 function find(table: Record<string, ModelPrice>, keys: string[], model: string): ModelPrice | undefined {
-  const bare = model.includes(':') ? model.slice(model.indexOf(':') + 1) : model;
-  const lower = bare.toLowerCase();
-  return (
-    table[model] ??
-    table[bare] ??
-    table[lower] ??
-    table[keys.find((key) => lower.startsWith(`${key.toLowerCase()}-`)) ?? '']
-  );
+  for (const name of namesOf(model)) {
+    const lower = name.toLowerCase();
+    const price =
+      table[name] ??
+      table[lower] ??
+      table[keys.find((key) => lower.startsWith(`${key.toLowerCase()}-`)) ?? ''];
+    if (price) return price;
+  }
+  return undefined;
+}
+
+// `us.anthropic.claude-…`: Bedrock's region and vendor before the model's own name.
+const BEDROCK_VENDOR = /^(?:[a-z]+\.)+(?=[a-z])/;
+
+/** The names `model` is priced under, most specific first (see {@link PriceTable}). */
+function namesOf(model: string): string[] {
+  const names = [model];
+  let provider: string | undefined;
+  let id = model;
+  const colon = model.indexOf(':');
+  if (colon >= 0) {
+    provider = model.slice(0, colon);
+    id = model.slice(colon + 1);
+    const inner = id.indexOf(':');
+    if (provider === 'aisdk' && inner >= 0) {
+      provider = id.slice(0, inner).split('.')[0];
+      id = id.slice(inner + 1);
+      names.push(`${provider}:${id}`);
+    }
+    names.push(id);
+  }
+  const slash = id.lastIndexOf('/');
+  if (slash >= 0) names.push(id.slice(slash + 1));
+  const vendor = BEDROCK_VENDOR.exec(id);
+  if (vendor && slash < 0) names.push(id.slice(vendor[0].length));
+  return names;
 }
 
 function checkPrice(model: string, price: ModelPrice): void {

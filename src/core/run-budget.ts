@@ -9,6 +9,7 @@
  */
 import { ConfigError, isErrorOf, RunError } from './errors.js';
 import type { EventPayloads, TandemEvent } from './events.js';
+import { type PriceLookup, unpricedModels } from './pricing.js';
 import type { CancelTimer, Clock } from './seams.js';
 import type { Usage } from './usage.js';
 
@@ -24,6 +25,13 @@ export interface RunBudgetLimits {
   maxWallClockMs?: number;
   /** Pressure at which the `budget` warning is emitted. Default 0.8. */
   warnAt?: number;
+  /**
+   * With `maxCostUsd`, what a run does when a model it may call (fallbacks
+   * included) has no price, so the limit cannot count its spending: `warn`
+   * (default) emits `unpriced_models` right after `run_started` and runs;
+   * `fail` refuses to start the run with a {@link ConfigError} naming them.
+   */
+  onUnpricedModel?: 'warn' | 'fail';
 }
 
 /** Payload of the `budget` event: the resource under the most pressure. */
@@ -32,7 +40,9 @@ export type BudgetPressure = EventPayloads['budget'];
 /** What a budget counts. */
 export type BudgetResource = BudgetPressure['resource'];
 
-const FIELDS: ReadonlyArray<[keyof RunBudgetLimits, BudgetResource]> = [
+type LimitField = 'maxTokens' | 'maxCostUsd' | 'maxToolCalls' | 'maxWallClockMs';
+
+const FIELDS: ReadonlyArray<[LimitField, BudgetResource]> = [
   ['maxTokens', 'tokens'],
   ['maxCostUsd', 'cost'],
   ['maxToolCalls', 'tool_calls'],
@@ -173,6 +183,34 @@ export function watchBudget(
     bus.off('*', listener);
     for (const cancel of timers) cancel();
   };
+}
+
+/**
+ * The `unpriced_models` payload of a run held to `limits` that may call
+ * `models` (ids), when its cost limit cannot count some of them; `undefined`
+ * when it has no cost limit or every model is priced.
+ * @throws {ConfigError} naming the unpriced models when `limits.onUnpricedModel` is `fail`, or for another value of it.
+ */
+export function checkModelPrices(
+  limits: RunBudgetLimits,
+  models: Iterable<string>,
+  prices: PriceLookup | undefined,
+): EventPayloads['unpriced_models'] | undefined {
+  const policy = limits.onUnpricedModel ?? 'warn';
+  if (policy !== 'warn' && policy !== 'fail') {
+    throw new ConfigError(`budget.onUnpricedModel must be 'warn' or 'fail', got ${JSON.stringify(policy)}.`);
+  }
+  const maxCostUsd = limits.maxCostUsd;
+  if (maxCostUsd === undefined) return undefined;
+  const unpriced = unpricedModels(models, prices);
+  if (unpriced.length === 0) return undefined;
+  if (policy === 'fail') {
+    const one = unpriced.length === 1;
+    throw new ConfigError(
+      `budget.maxCostUsd is set but ${unpriced.join(', ')} ${one ? 'has' : 'have'} no price, so what ${one ? 'it spends' : 'they spend'} would not count against it. Add ${one ? 'it' : 'them'} to \`prices\`, or set budget.onUnpricedModel to 'warn'.`,
+    );
+  }
+  return { models: unpriced, maxCostUsd };
 }
 
 /** The error a run stopped by its budget ends with. */

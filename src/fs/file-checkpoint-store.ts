@@ -15,6 +15,7 @@ import {
   assertRunId,
   CheckpointError,
   type CheckpointStore,
+  checkpointRevision,
   decodeCheckpoint,
   encodeCheckpoint,
 } from '../state/checkpoint-store.js';
@@ -99,6 +100,33 @@ export class FileCheckpointStore<S = unknown> implements CheckpointStore<S> {
     }
   }
 
+  /**
+   * Compare-and-set under a lock file (`<encoded id>.json.lock`, created
+   * exclusively): a claim that finds another claim of the run in progress
+   * loses at once. A lock older than `staleTempMs` was left by a claim that
+   * crashed and is taken over.
+   */
+  async saveIf(runId: string, state: S, expected: number): Promise<boolean> {
+    const path = this.pathOf(runId);
+    const lock = `${path}.lock`;
+    try {
+      await mkdir(this.dir, { recursive: true });
+      if (!(await this.lock(lock))) return false;
+    } catch (error) {
+      throw new CheckpointError('io', `Could not lock the checkpoint of run ${runId} at ${lock}`, {
+        cause: error,
+      });
+    }
+    try {
+      const stored = await this.load(runId);
+      if (stored !== undefined && checkpointRevision(stored) !== expected) return false;
+      await this.save(runId, state);
+      return true;
+    } finally {
+      await rm(lock, { force: true }).catch(() => undefined);
+    }
+  }
+
   async load(runId: string): Promise<S | undefined> {
     const path = this.pathOf(runId);
     let text: string;
@@ -145,6 +173,25 @@ export class FileCheckpointStore<S = unknown> implements CheckpointStore<S> {
     } finally {
       await handle.close();
     }
+  }
+
+  /** Creates the lock file; false when another claim holds it. */
+  private async lock(path: string, takeOver = true): Promise<boolean> {
+    try {
+      await (await open(path, 'wx')).close();
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    }
+    if (!takeOver) return false;
+    // Gone since: the other claim just ended, and the revision check decides.
+    const modified = await stat(path).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
+    if (modified !== undefined && this.clock.now() - modified < this.staleTempMs) return false;
+    await rm(path, { force: true });
+    return this.lock(path, false);
   }
 
   private sweepDue(): boolean {

@@ -16,6 +16,7 @@ import {
   GetTaskResultSchema,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
+import { onAbort } from '../core/abort-listeners.js';
 import { type Clock, sleep } from '../core/seams.js';
 import { McpToolError } from './errors.js';
 
@@ -57,19 +58,20 @@ export async function callToolAsTask(
     task: {},
   });
   const { taskId } = created.task;
+  const polls = pollSignals(signal);
   // Polls carry no progress token: progress belongs to the creating request.
-  const poll = { signal, timeout: request.timeout };
+  const poll = (): RequestOptions => ({ signal: polls.next(), timeout: request.timeout });
   let task: Task = created.task;
   try {
     for (;;) {
       onStatus(task);
       if (task.status === 'completed' || task.status === 'input_required') {
         // For input_required, tasks/result delivers the server's queued requests and waits for the end.
-        return await result(client, taskId, poll);
+        return await result(client, taskId, poll());
       }
       if (task.status === 'failed') {
         const failed = task;
-        return await result(client, taskId, poll).catch(() => {
+        return await result(client, taskId, poll()).catch(() => {
           throw new McpToolError(
             'tool_error',
             params.name,
@@ -82,12 +84,33 @@ export async function callToolAsTask(
         throw new McpToolError('tool_error', params.name, `MCP task ${taskId} was cancelled${why}`);
       }
       await sleep(clock, task.pollInterval ?? DEFAULT_POLL_MS, signal);
-      task = await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, poll);
+      task = await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, poll());
     }
   } catch (error) {
     if (signal.aborted) cancelTask(client, taskId);
     throw error;
+  } finally {
+    polls.dispose();
   }
+}
+
+/**
+ * A signal per poll, all aborted with `signal` through one listener on it.
+ * The SDK adds an `abort` listener to every request's signal and never
+ * removes it: polls sharing the task's signal would pile one up per
+ * `tasks/get`, and Node warns past ten (MaxListenersExceededWarning).
+ */
+function pollSignals(signal: AbortSignal): { next(): AbortSignal; dispose(): void } {
+  let current: AbortController | undefined;
+  const dispose = onAbort(signal, () => current?.abort(signal.reason));
+  return {
+    next() {
+      current = new AbortController();
+      if (signal.aborted) current.abort(signal.reason);
+      return current.signal;
+    },
+    dispose,
+  };
 }
 
 function result(client: Pick<Client, 'request'>, taskId: string, options: RequestOptions) {

@@ -12,6 +12,7 @@ import { isRecord } from '../tools/records.js';
 import type { Tool, ToolContext, ToolRisk } from '../tools/types.js';
 import { callMcpTool } from './call.js';
 import { type McpContentPart, resultText } from './content.js';
+import { withDefaults } from './defaults.js';
 import { McpToolError } from './errors.js';
 import { type McpLimits, type McpTimingOptions, resolveLimits } from './limits.js';
 import { assertDistinctNames, mcpToolName } from './names.js';
@@ -146,7 +147,8 @@ export function mcpTool(
   const jsonSchema = definition.inputSchema as Record<string, unknown>;
   const readOnly = definition.annotations?.readOnlyHint === true;
   const call = async (args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress'>) => {
-    const result = await callMcpTool(client, definition, args, ctx, limits);
+    // Direct callers skip `parameters`, which fills the defaults in a run; filling twice changes nothing.
+    const result = await callMcpTool(client, definition, withDefaults(jsonSchema, args), ctx, limits);
     const mcpResult: McpToolResult = {
       text: resultText(result),
       content: Array.isArray(result.content) ? (result.content as McpContentPart[]) : [],

@@ -34,7 +34,34 @@ export interface ModelInvoker {
   /** Id of the primary model. */
   readonly id: string;
   readonly model: ChatModel;
+  /**
+   * Every model the invoker may call, primary first (a fallback chain), so a
+   * run can check their prices before it starts. Absent means `[model]`.
+   */
+  readonly models?: readonly ChatModel[];
   invoke(request: ModelRequest, options?: InvokeOptions): Promise<ModelResponse>;
+}
+
+/**
+ * `response` stamped with the id of `model`, the model that produced it.
+ * Shared by every invoker, so usage is booked to the model that answered.
+ */
+export function answeredBy(response: ModelResponse, model: ChatModel): ModelResponse {
+  response.model = model.id;
+  return response;
+}
+
+/**
+ * The model a reply is booked to: the one that answered, as its invoker
+ * stamped it, else (an invoker of your own that does not) the invoker's primary.
+ */
+export function answeringModelId(response: ModelResponse, invoker: ModelInvoker): string {
+  return response.model ?? invoker.id;
+}
+
+/** The ids of every model `invoker` may call, primary first. */
+export function invokerModelIds(invoker: ModelInvoker): string[] {
+  return (invoker.models ?? [invoker.model]).map((model) => model.id);
 }
 
 /** Emits the event a delivered stream part stands for. Shared by every invoker. */
@@ -83,6 +110,7 @@ export function directInvoker(model: ChatModel): ModelInvoker {
   const invoker: ModelInvoker = {
     id: model.id,
     model,
+    models: [model],
     invoke(request, options = {}) {
       const { compress, signal } = options;
       if (!compress) return callOnce(model, request, options);
@@ -120,10 +148,11 @@ function callOnce(
   options: InvokeOptions,
   attempt = 1,
 ): Promise<ModelResponse> {
-  return tracedModelCall(model, request, options.emit, attempt, () => {
+  const call = tracedModelCall(model, request, options.emit, attempt, () => {
     if (model.stream && options.stream !== false) {
       return streamOnce(model as ChatModel & { stream: NonNullable<ChatModel['stream']> }, request, options);
     }
     return abortable(model.generate(request, { signal: options.signal }), options.signal);
   });
+  return call.then((response) => answeredBy(response, model));
 }

@@ -46,6 +46,11 @@ export interface GenerateOptions {
   onPartialObject?: (object: unknown) => void;
   /** Added into in place with the usage of every attempt, failed ones included. */
   usage?: Usage;
+  /**
+   * Called with every reply, usable or not, before it is parsed: e.g. to book
+   * each call's usage to the model that answered it (`response.model`).
+   */
+  onResponse?: (response: ModelResponse) => void;
 }
 
 /** What a successful generation returns. */
@@ -143,6 +148,7 @@ async function attemptOnce<T>(
   }
   addUsage(usage, response.usage);
   if (options.usage) addUsage(options.usage, response.usage);
+  options.onResponse?.(response);
   const text = textOf(response.message);
   try {
     return { object: await options.parse(text, response), text, response };

@@ -1,36 +1,31 @@
 /**
  * `parsePartialJson`: the value a JSON text cut off mid-stream stands for so
- * far, completed by `jsonrepair` (it closes open strings, arrays and
- * objects). A key still being written, and a `true` / `false` / `null` not
- * yet whole, are left out until their value starts: `jsonrepair` would read
- * them as `"key": null` or the string `"tr"`.
+ * far, read by the same incremental parser that streams partial objects
+ * (see `watchPartialObject`).
  * @module
  */
-import { jsonrepair } from 'jsonrepair';
-
-// A trailing member whose key or literal value is unfinished: `, "ke`, `{"key": `, `"key": tr`.
-const OPEN_MEMBER = /([{,])\s*"(?:[^"\\]|\\.)*(?:"\s*(?::\s*(?:t|tr|tru|f|fa|fal|fals|n|nu|nul)?)?)?\s*$/;
-// Only the tail can hold an unfinished member; matching there keeps every call linear.
-const TAIL = 256;
+import { PartialJsonReader } from './partial-json-reader.js';
 
 /**
- * The value of `text`, a prefix of a JSON value possibly after prose or a
- * code fence, or `undefined` while it holds none yet. Never throws.
+ * The value of `text`, a prefix of a JSON object or array possibly after
+ * prose or a code fence, or `undefined` while it holds none yet. Never throws.
+ *
+ * Open strings, arrays and objects are closed. A key still being written,
+ * and a `true` / `false` / `null` not yet whole, are left out until their
+ * value starts; a number shows the digits that arrived. So the value of a
+ * longer prefix always extends the value of a shorter one. The text is read
+ * as strict JSON: where it stops being JSON (a comment, a trailing comma,
+ * single quotes), the value is what was read before; text after the value
+ * closes is ignored.
  *
  * ```ts
- * parsePartialJson('{"name": "Ada", "tags": ["ma'); // { name: 'Ada', tags: ['ma'] }
+ * parsePartialJson('{"name": "Ada", "tags": ["ma'); // { value: { name: 'Ada', tags: ['ma'] } }
+ * parsePartialJson('{"done": tr'); // { value: {} }
  * ```
  */
 export function parsePartialJson(text: string): { value: unknown } | undefined {
-  const start = text.search(/[[{]/);
-  if (start < 0) return undefined;
-  let json = text.slice(start);
-  const tailFrom = Math.max(0, json.length - TAIL);
-  const open = OPEN_MEMBER.exec(json.slice(tailFrom));
-  if (open) json = json.slice(0, tailFrom + open.index + (open[1] === '{' ? 1 : 0));
-  try {
-    return { value: JSON.parse(jsonrepair(json)) };
-  } catch {
-    return undefined;
-  }
+  const reader = new PartialJsonReader();
+  reader.write(text);
+  const json = reader.json();
+  return json === undefined ? undefined : { value: JSON.parse(json) };
 }

@@ -24,36 +24,57 @@ const GIVE_IT =
  * JSON Schema of the input `schema` accepts, without `$schema`. `given`, when
  * set, is used as is. `label` names the schema in errors. The JSON Schema of
  * a zod schema older than zod 4.2 is filled in when tandem's zod is imported
- * (see {@link jsonSchemasReady}) unless it already is.
- * @throws ConfigError naming `label` when no JSON Schema can be had, or the converter fails.
+ * (see {@link jsonSchemasReady}) unless it already is. `check`, when set,
+ * judges the JSON Schema made (or given).
+ * @throws ConfigError naming `label` when no JSON Schema can be had, the converter fails, or `check` throws.
  */
 export function parametersJsonSchema(
   schema: StandardSchemaV1,
   label: string,
   given?: JsonSchema,
+  check?: JsonSchemaCheck,
 ): JsonSchema {
   if (given !== undefined) {
     if (!isRecord(given)) throw new ConfigError(`${label}: the JSON Schema given must be an object`);
-    return given;
+    return checked(given, label, check);
   }
   const standard = schema['~standard'];
   const converter = propertyOf(standard, 'jsonSchema');
   if (typeof propertyOf(converter, 'input') === 'function') {
     // zod throws on types JSON cannot carry (dates, bigints) unless told to leave them open.
     const libraryOptions = standard.vendor === 'zod' ? { unrepresentable: 'any' } : undefined;
-    return converted(label, () =>
+    const json = converted(label, () =>
       (converter as StandardJSONSchemaV1.Converter).input({ target: 'draft-2020-12', libraryOptions }),
     );
+    return checked(json, label, check);
   }
   if (propertyOf(schema, '_zod') !== undefined) {
     const zod = loadedZod();
-    return zod ? converted(label, () => zodJsonSchema(zod, schema)) : whenZodLoads(schema, label);
+    if (!zod) return whenZodLoads(schema, label, check);
+    return checked(
+      converted(label, () => zodJsonSchema(zod, schema)),
+      label,
+      check,
+    );
   }
   throw new ConfigError(
     isZod3Schema(schema)
       ? `${label}: ${ZOD3_HINT}`
       : `${label}: a ${standard.vendor} schema has no JSON Schema converter; ${GIVE_IT}`,
   );
+}
+
+/**
+ * A caller's rule for the JSON Schema made, such as "tool parameters are an
+ * object": throws a {@link ConfigError} naming `label`. For a zod schema
+ * older than zod 4.2 it runs when the JSON Schema is filled in, and its error
+ * is then {@link jsonSchemasReady}'s.
+ */
+export type JsonSchemaCheck = (json: JsonSchema, label: string) => void;
+
+function checked(json: JsonSchema, label: string, check: JsonSchemaCheck | undefined): JsonSchema {
+  check?.(json, label);
+  return json;
 }
 
 /** What `convert` returns, checked and without `$schema`. */
@@ -92,13 +113,24 @@ function metadataOf(zod: Zod): z.core.$ZodRegistry<Record<string, unknown>> {
   } as unknown as z.core.$ZodRegistry<Record<string, unknown>>;
 }
 
-const waiting: { json: JsonSchema; schema: StandardSchemaV1; label: string }[] = [];
+interface Waiting {
+  json: JsonSchema;
+  schema: StandardSchemaV1;
+  label: string;
+  check: JsonSchemaCheck | undefined;
+}
+
+const waiting: Waiting[] = [];
 let filling: Promise<void> | undefined;
 
 /** An empty JSON Schema, filled in once zod is imported. */
-function whenZodLoads(schema: StandardSchemaV1, label: string): JsonSchema {
+function whenZodLoads(
+  schema: StandardSchemaV1,
+  label: string,
+  check: JsonSchemaCheck | undefined,
+): JsonSchema {
   const json: JsonSchema = {};
-  waiting.push({ json, schema, label });
+  waiting.push({ json, schema, label, check });
   if (!filling) startFilling();
   return json;
 }
@@ -121,11 +153,15 @@ function startFilling(): void {
  */
 function fillWaiting(zod: Zod): void {
   let failure: unknown;
-  for (const { json, schema, label } of waiting.splice(0)) {
+  for (const { json, schema, label, check } of waiting.splice(0)) {
     try {
       Object.assign(
         json,
-        converted(label, () => zodJsonSchema(zod, schema)),
+        checked(
+          converted(label, () => zodJsonSchema(zod, schema)),
+          label,
+          check,
+        ),
       );
     } catch (error) {
       failure ??= error;

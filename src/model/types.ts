@@ -108,6 +108,12 @@ export interface ModelResponse {
   /** The provider's id of the response, when it gives one. */
   responseId?: string;
   providerMetadata?: ProviderMetadata;
+  /**
+   * The `id` of the {@link ChatModel} that produced the reply. The invokers
+   * set it (adapters need not), so after a fallback it names the model that
+   * answered, not the primary: usage and cost are booked to it.
+   */
+  model?: string;
 }
 
 /**

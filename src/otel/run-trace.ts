@@ -105,6 +105,7 @@ export class RunTrace {
       case 'plan_overview':
       case 'plan_revised':
       case 'handoff':
+      case 'unpriced_models':
         this.addSpanEvent(event);
         return false;
       case 'complete':

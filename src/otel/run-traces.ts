@@ -40,6 +40,7 @@ const TRACED: Readonly<Record<EventType, boolean>> = {
   compression: true,
   usage: true,
   budget: true,
+  unpriced_models: true,
   parallel_start: false,
   parallel_complete: false,
   complete: true,

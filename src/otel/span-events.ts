@@ -18,7 +18,8 @@ export type SpanEventType =
   | 'routing'
   | 'plan_overview'
   | 'plan_revised'
-  | 'handoff';
+  | 'handoff'
+  | 'unpriced_models';
 
 /** The attributes of a span event for `event`; content fields only under `policy`. */
 export function spanEventAttributes(event: TandemEvent<SpanEventType>, policy: ContentPolicy): Attributes {
@@ -93,6 +94,10 @@ export function spanEventAttributes(event: TandemEvent<SpanEventType>, policy: C
       a['tandem.handoff.accepted'] = event.accepted;
       put(a, 'tandem.handoff.reason', event.reason);
       put(a, 'tandem.handoff.task', content(policy, event.task));
+      break;
+    case 'unpriced_models':
+      a['tandem.unpriced.models'] = event.models;
+      a['tandem.budget.max_cost_usd'] = event.maxCostUsd;
       break;
   }
   return a;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Redis, RedisOptions } from 'ioredis';
+import { onAbort } from '../core/abort-listeners.js';
 import { abortable } from '../core/abortable.js';
 import { ConfigError, errorMessage, TandemError } from '../core/errors.js';
 import type { Clock } from '../core/seams.js';
@@ -31,12 +32,14 @@ export class RedisClientHandle {
 
   /**
    * @param deadline How long `close()` waits for a graceful QUIT.
+   * @param defaults Options of a client the adapter creates, under those of `connection`.
    * @throws ConfigError when neither `client` nor `connection` is given.
    */
   constructor(
     options: RedisConnectionOptions,
     adapter: string,
     private readonly deadline: CommandDeadline,
+    private readonly defaults: RedisOptions = {},
   ) {
     if (!options.client && options.connection === undefined) {
       throw new ConfigError(
@@ -49,10 +52,12 @@ export class RedisClientHandle {
   /** The client. @throws ConfigError when `ioredis` is not installed. */
   get(): Promise<Redis> {
     if (this.options.client) return Promise.resolve(this.options.client);
-    this.created ??= createClient(this.options.connection as RedisOptions | string).then((client) => {
-      this.ownedClient = client;
-      return client;
-    });
+    this.created ??= createClient(this.options.connection as RedisOptions | string, this.defaults).then(
+      (client) => {
+        this.ownedClient = client;
+        return client;
+      },
+    );
     return this.created;
   }
 
@@ -65,7 +70,7 @@ export class RedisClientHandle {
   }
 }
 
-async function createClient(connection: RedisOptions | string): Promise<Redis> {
+async function createClient(connection: RedisOptions | string, defaults: RedisOptions): Promise<Redis> {
   let mod: typeof import('ioredis');
   try {
     mod = await import('ioredis');
@@ -76,7 +81,9 @@ async function createClient(connection: RedisOptions | string): Promise<Redis> {
   }
   const RedisClass = mod.Redis ?? mod.default;
   return quietErrors(
-    typeof connection === 'string' ? new RedisClass(connection) : new RedisClass(connection),
+    typeof connection === 'string'
+      ? new RedisClass(connection, defaults)
+      : new RedisClass({ ...defaults, ...connection }),
   );
 }
 
@@ -122,7 +129,7 @@ export interface CommandDeadline {
  * long as Redis is down.
  */
 export async function redisCommand<T>(
-  operation: () => Promise<T>,
+  operation: (signal: AbortSignal) => Promise<T>,
   deadline: CommandDeadline | undefined,
   fail: (reason: string, cause?: unknown) => Error,
 ): Promise<T> {
@@ -131,13 +138,44 @@ export async function redisCommand<T>(
     controller.abort(fail(`Redis did not answer within ${deadline.ms} ms`)),
   );
   try {
-    return await abortable(operation(), controller.signal);
+    return await abortable(operation(controller.signal), controller.signal);
   } catch (error) {
     if (error instanceof TandemError) throw error;
     throw fail(`Redis failed: ${errorMessage(error)}`, error);
   } finally {
     cancel?.();
   }
+}
+
+/**
+ * Resolves once `client` is connected and ready, so that a command sent right
+ * after (in the same tick) is written to Redis and never parked in ioredis'
+ * offline queue — from where it would be sent when Redis comes back, long
+ * after its caller was told it failed. Rejects when `signal` aborts first or
+ * the client was closed for good; a lazy client is connected.
+ */
+export async function whenReady(client: Redis, signal: AbortSignal): Promise<void> {
+  while (client.status !== 'ready') {
+    signal.throwIfAborted();
+    if (client.status === 'end') throw new Error('the connection is closed');
+    if (client.status === 'wait') client.connect().catch(ignore);
+    await new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        client.off('ready', settle);
+        client.off('end', settle);
+        stop();
+        resolve();
+      };
+      const stop = onAbort(signal, () => {
+        client.off('ready', settle);
+        client.off('end', settle);
+        reject(signal.reason);
+      });
+      client.on('ready', settle);
+      client.on('end', settle);
+    });
+  }
+  signal.throwIfAborted();
 }
 
 /**

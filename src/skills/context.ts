@@ -12,7 +12,7 @@ import { type MediaPart, textOf } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { Runtime } from '../core/seams.js';
 import { addUsage, type Usage } from '../core/usage.js';
-import { directInvoker, type ModelInvoker } from '../model/invoke.js';
+import { answeringModelId, directInvoker, type ModelInvoker } from '../model/invoke.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import { toolOutputOf } from '../tools/output.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -156,7 +156,11 @@ export function createSkillContext(
         stream: options.stream ?? false,
       });
       addUsage(env.usage, response.usage);
-      frame.emit.emit('usage', { model: chosen.id, usage: response.usage, total: { ...env.usage } });
+      frame.emit.emit('usage', {
+        model: answeringModelId(response, chosen),
+        usage: response.usage,
+        total: { ...env.usage },
+      });
       return textOf(response.message);
     },
 

@@ -14,6 +14,15 @@ export interface CheckpointStore<S = unknown> {
   save(runId: string, state: S): Promise<void>;
   /** The saved state, a fresh copy, or `undefined` when none is stored. */
   load(runId: string): Promise<S | undefined>;
+  /**
+   * Compare-and-set: saves `state` only if the stored state of `runId` is at
+   * revision `expected` ({@link checkpointRevision}) or none is stored, and
+   * resolves whether it saved. Atomic across every process sharing the
+   * store: of two calls expecting the same revision, at most one saves. A
+   * resume claims its run with it (see {@link claimCheckpoint}); a store
+   * without it gets a weaker claim.
+   */
+  saveIf?(runId: string, state: S, expected: number): Promise<boolean>;
   /** Ids of the stored runs, in no particular order. */
   list?(): Promise<string[]>;
   /** Deletes the state of `runId`; resolves whether there was one. */
@@ -21,7 +30,13 @@ export interface CheckpointStore<S = unknown> {
 }
 
 /** Why a checkpoint operation failed. */
-export type CheckpointErrorKind = 'invalid_run_id' | 'serialize' | 'corrupt' | 'unsupported_format' | 'io';
+export type CheckpointErrorKind =
+  | 'invalid_run_id'
+  | 'serialize'
+  | 'corrupt'
+  | 'unsupported_format'
+  | 'io'
+  | 'conflict';
 
 /** A checkpoint that could not be saved or read. */
 export class CheckpointError extends TandemError<CheckpointErrorKind> {
@@ -110,6 +125,45 @@ export function decodeCheckpoint<S>(runId: string, text: string): S {
 }
 
 /**
+ * The revision of a state: its `revision` field when that is a number (a
+ * `RunState` counts its saves there), else 0. `saveIf` compares it.
+ */
+export function checkpointRevision(state: unknown): number {
+  const revision = (state as { revision?: unknown } | null | undefined)?.revision;
+  return typeof revision === 'number' ? revision : 0;
+}
+
+/**
+ * Claims `runId` for one writer: saves `state` only if the store still holds
+ * revision `expected` (or nothing), so that of two resumes of the same saved
+ * state only one goes on. Uses the store's atomic `saveIf`; a store without
+ * one is read, compared and written, which refuses a claim made after
+ * another landed but not two that race.
+ * @throws CheckpointError `conflict` when the store holds another revision,
+ *   or the store's own error.
+ */
+export async function claimCheckpoint<S>(
+  store: CheckpointStore<S>,
+  runId: string,
+  state: S,
+  expected: number,
+): Promise<void> {
+  let claimed: boolean;
+  if (store.saveIf) claimed = await store.saveIf(runId, state, expected);
+  else {
+    const stored = await store.load(runId);
+    claimed = stored === undefined || checkpointRevision(stored) === expected;
+    if (claimed) await store.save(runId, state);
+  }
+  if (!claimed) {
+    throw new CheckpointError(
+      'conflict',
+      `Run ${runId} was claimed by another resume: the store no longer holds revision ${expected} of its state, which this resume started from. Load the latest state to resume it again.`,
+    );
+  }
+}
+
+/**
  * A {@link CheckpointStore} in memory. States are stored as JSON text, so
  * they are copied on save and on load, and a state that would not survive a
  * file or Redis store fails here too.
@@ -126,6 +180,16 @@ export class MemoryCheckpointStore<S = unknown> implements CheckpointStore<S> {
     assertRunId(runId);
     const text = this.entries.get(runId);
     return text === undefined ? undefined : decodeCheckpoint<S>(runId, text);
+  }
+
+  async saveIf(runId: string, state: S, expected: number): Promise<boolean> {
+    assertRunId(runId);
+    const text = encodeCheckpoint(runId, state);
+    const stored = this.entries.get(runId);
+    if (stored !== undefined && checkpointRevision(decodeCheckpoint(runId, stored)) !== expected)
+      return false;
+    this.entries.set(runId, text);
+    return true;
   }
 
   async list(): Promise<string[]> {

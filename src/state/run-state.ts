@@ -88,6 +88,15 @@ export interface RunState {
   approvedScopes?: string[];
   usage: Usage;
   output?: string;
+  /** Why the run failed (status `failed`): the kind and message of the error it ended with. */
+  error?: { kind: string; message: string };
+  /**
+   * Saves of the run so far (absent: 0). A resume claims the run by saving
+   * the next revision only if the store still holds this one, so of two
+   * resumes of the same state one runs and the other fails with a
+   * `CheckpointError` of kind `conflict`.
+   */
+  revision?: number;
   /** Clock time of the save. */
   updatedAt: number;
 }
@@ -158,9 +167,11 @@ const RUN_STATE_SCHEMA = object(
       cachedInputTokens: NUMBER,
       reasoningTokens: NUMBER,
     }),
+    error: object({ kind: STRING, message: STRING }),
+    revision: COUNT,
     updatedAt: NUMBER,
   },
-  ['complexity', 'plan'],
+  ['complexity', 'plan', 'error', 'revision'],
 );
 
 /**

@@ -64,6 +64,7 @@ const ALL_TYPES: Record<EventType, true> = {
   compression: true,
   usage: true,
   budget: true,
+  unpriced_models: true,
   parallel_start: true,
   parallel_complete: true,
   complete: true,

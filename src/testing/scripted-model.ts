@@ -17,6 +17,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../model/types.js';
+import { estimateUsage } from './estimated-usage.js';
 
 /** A tool call in a script: `args` is serialised for you, or give the raw `arguments` text. */
 export interface ScriptedToolCall {
@@ -61,6 +62,15 @@ export interface ScriptedModelOptions {
   chunking?: 'whole' | 'words' | 'chars';
   /** Replays the script from the start when it runs out, instead of failing. */
   loop?: boolean;
+  /**
+   * Report an estimated usage for a text or tool-call step that scripts no
+   * `usage`: input tokens from the request's text (system prompt, messages,
+   * tool definitions), output tokens from the reply's, by the core's
+   * `estimateTokens`. For demos and examples that show token counts. Default
+   * false: usage is exactly what the script says (zeros when it says
+   * nothing), so a test's usage totals and token budgets stay exact.
+   */
+  estimateUsage?: boolean;
 }
 
 /** Thrown when a {@link ScriptedModel} is called more often than its script allows, or left unconsumed. */
@@ -127,7 +137,7 @@ export class ScriptedModel implements ChatModel {
     if ('hang' in step) return this.hang(options?.signal);
     if ('error' in step) throw step.error;
     if ('stream' in step) return collectStream(toAsync(step.stream), this.id);
-    return this.toResponse(step);
+    return this.toResponse(step, request);
   }
 
   private async *streamImpl(request: ModelRequest, options?: CallOptions): AsyncGenerator<ModelStreamPart> {
@@ -140,7 +150,7 @@ export class ScriptedModel implements ChatModel {
       for (const part of step.afterParts ?? []) yield part;
       throw step.error;
     }
-    const parts = 'stream' in step ? step.stream : [...responseToStream(this.toResponse(step))];
+    const parts = 'stream' in step ? step.stream : [...responseToStream(this.toResponse(step, request))];
     for (const part of parts) {
       if (options?.signal?.aborted) throw options.signal.reason ?? new Error('Aborted');
       if (part.type === 'text-delta' && this.options.chunking !== 'whole' && !('stream' in step)) {
@@ -169,6 +179,7 @@ export class ScriptedModel implements ChatModel {
 
   private toResponse(
     step: Exclude<ScriptStep, { error: Error } | { stream: unknown } | { hang: true }>,
+    request: ModelRequest,
   ): ModelResponse {
     if ('response' in step) return step.response;
     const content: AssistantMessage['content'] = [];
@@ -187,8 +198,12 @@ export class ScriptedModel implements ChatModel {
       }
       finishReason = step.finishReason ?? 'tool_calls';
     }
-    const usage = { ...emptyUsage(), ...step.usage };
-    return { message: { role: 'assistant', content }, finishReason, usage };
+    const message: AssistantMessage = { role: 'assistant', content };
+    const usage =
+      step.usage === undefined && this.options.estimateUsage
+        ? estimateUsage(request, message)
+        : { ...emptyUsage(), ...step.usage };
+    return { message, finishReason, usage };
   }
 
   private hang(signal: AbortSignal | undefined): Promise<never> {

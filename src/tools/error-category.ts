@@ -5,19 +5,30 @@
  */
 
 /**
- * The kind of a tool failure: `transient` (a timeout, a rate limit, the
- * network — may work if retried), `input` (arguments rejected), `permission`
- * (refused, denied, blocked), `resource` (missing, too large, out of space or
- * quota), `fatal` (a crash retrying will not fix), or `unknown`.
+ * The kind of a tool failure: `skipped` (not run because of another call in
+ * the same turn: its own arguments were fine), `transient` (a timeout, a rate
+ * limit, the network — may work if retried), `input` (arguments rejected),
+ * `permission` (refused, denied, blocked), `resource` (missing, too large, out
+ * of space or quota), `fatal` (a crash retrying will not fix), or `unknown`.
  */
-export type ToolErrorCategory = 'transient' | 'input' | 'permission' | 'resource' | 'fatal' | 'unknown';
+export type ToolErrorCategory =
+  | 'skipped'
+  | 'transient'
+  | 'input'
+  | 'permission'
+  | 'resource'
+  | 'fatal'
+  | 'unknown';
 
 /**
- * Tried in this order, first match wins (the seed's order): a timed-out call
- * is transient even if it also says "not found", a wrong argument is input
- * even if the tool then "refused" it.
+ * Tried in this order, first match wins (the seed's order, after `skipped`):
+ * a timed-out call is transient even if it also says "not found", a wrong
+ * argument is input even if the tool then "refused" it. A skipped call's
+ * result names the other call's failure ("…had invalid JSON"), which is not
+ * its own: it is `skipped` first.
  */
 const PATTERNS: readonly (readonly [ToolErrorCategory, RegExp])[] = [
+  ['skipped', /^\s*skipped:/],
   [
     'transient',
     /timed? ?out|timeout|temporar(il)?y|try again|retry later|rate.?limit|too many requests|overloaded|unavailable|econnreset|econnrefused|etimedout|eai_again|socket hang up|connection (reset|refused|closed|aborted|lost)|network|\b(429|502|503|504)\b/,
@@ -52,6 +63,8 @@ export function classifyToolError(text: string): ToolErrorCategory {
 
 /** One line per category telling a model how to recover. */
 export const TOOL_RECOVERY_HINTS: Readonly<Record<ToolErrorCategory, string>> = {
+  skipped:
+    'The call was not run because of another call in the same turn; its own arguments were fine: retry it unchanged, together with that call corrected.',
   transient:
     'The failure looks temporary (timeout, rate limit or network): retry the call once, unchanged, before changing approach.',
   input:

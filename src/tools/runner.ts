@@ -5,12 +5,13 @@
  * gets exactly one result, in call order.
  * @module
  */
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import { andThen, isThenable, type MaybePromise } from '../core/maybe-async.js';
 import { mediaSummary } from '../core/media.js';
 import type { MediaPart } from '../core/messages.js';
 import { type Clock, systemClock } from '../core/seams.js';
+import { denial, filter, gateFailure } from './gate-filter.js';
 import { abortedText, type CallContext, invokeTool, type Settled } from './invoke.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './output.js';
 import { callPaths, pathsDisjoint } from './paths.js';
@@ -20,14 +21,14 @@ import type { PreparedCall } from './prepare.js';
 export interface ToolOutcome {
   toolCallId: string;
   toolName: string;
-  /** The full output (after the context's `filterOutput`); the `tool_result` event carries it. */
+  /** The full output (after the context's `filterOutput`); the `tool_result` event carries `content` instead. */
   output: string;
   /** What the model sees: `output`, truncated past the tool's limit. */
   content: string;
   isError: boolean;
   truncated: boolean;
   durationMs: number;
-  /** Images and files the tool returned, which the model gets with `content`; never truncated or filtered. */
+  /** Images and files the tool returned, which the model gets with `content`; never truncated, dropped when the filter withholds the output. */
   attachments?: MediaPart[];
   /** Set when `filterOutput` changed the tool's output; the original is not kept. */
   filtered?: boolean;
@@ -66,12 +67,17 @@ export type ToolGate = (
  * Rewrites a successful tool's output before the model sees it (and before
  * truncation): untrusted-content guardrails plug in here. A filter that
  * throws answers the call with an error instead of the unfiltered output.
+ * Returning `{ output, withheld: true }` withholds all of the tool's result:
+ * the model gets `output` and none of the tool's images or files.
  */
 export type ToolOutputFilter = (
   output: string,
   call: ReadyToolCall,
   ctx: RunToolsContext,
-) => string | Promise<string>;
+) => FilteredOutput | Promise<FilteredOutput>;
+
+/** What a {@link ToolOutputFilter} gives: the text the model reads, or a withheld result. */
+export type FilteredOutput = string | { output: string; withheld: true };
 
 /** What {@link ToolRunner.run} needs from the run. */
 export interface RunToolsContext extends CallContext {
@@ -274,10 +280,8 @@ export class ToolRunner {
     return (async () => {
       let result = await invoked;
       if (!result.isError) {
-        const { attachments } = result;
-        result = await filter(filterOutput, result.output, prepared, ctx);
-        // The filter reads text; what it lets through keeps the tool's images and files.
-        if (attachments && !result.isError) result.attachments = attachments;
+        const apply = (output: string) => filterOutput(output, prepared, ctx);
+        result = await filter(apply, result, prepared.tool.name, ctx.signal);
       }
       return this.completeCall(prepared, result, start, ctx);
     })();
@@ -312,7 +316,9 @@ export class ToolRunner {
       durationMs,
     };
     if (deferred) outcome.deferred = true;
-    const event: EventPayloads['tool_result'] = { id, name, output, isError, durationMs, truncated };
+    // What the model saw, not the whole output: a 50 MB page stays out of every event log.
+    const event: EventPayloads['tool_result'] = { id, name, output: text, isError, durationMs, truncated };
+    if (truncated) event.outputChars = output.length;
     if (filtered) outcome.filtered = event.filtered = true;
     if (attachments) {
       outcome.attachments = attachments;
@@ -323,31 +329,6 @@ export class ToolRunner {
     ctx.onSettled?.(outcome);
     return outcome;
   }
-}
-
-/** Applies `filterOutput`; a failure never lets the unfiltered output through. */
-async function filter(
-  filterOutput: ToolOutputFilter,
-  output: string,
-  prepared: ReadyToolCall,
-  ctx: RunToolsContext,
-): Promise<Settled> {
-  let filtered: unknown;
-  try {
-    filtered = await filterOutput(output, prepared, ctx);
-  } catch (error) {
-    if (ctx.signal.aborted) return { output: abortedText(prepared.tool.name), isError: true };
-    return { output: `Error: the tool's output filter failed: ${errorMessage(error)}`, isError: true };
-  }
-  if (typeof filtered !== 'string') {
-    return {
-      output: `Error: the tool's output filter failed: it returned ${typeof filtered}`,
-      isError: true,
-    };
-  }
-  return filtered === output
-    ? { output, isError: false }
-    : { output: filtered, isError: false, filtered: true };
 }
 
 function emitCall(emit: Emitter, prepared: PreparedCall): void {
@@ -390,16 +371,4 @@ function inLanes<T>(count: number, lanes: number, task: (index: number) => Maybe
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return value instanceof Promise;
-}
-
-/** What a gate's decision settles the call with: `undefined` lets it run. */
-function denial(decision: GateDecision | undefined): Settled | undefined {
-  if (!decision || decision.allow) return undefined;
-  const settled: Settled = { output: decision.result, isError: decision.isError ?? true };
-  if (decision.deferred) settled.deferred = true;
-  return settled;
-}
-
-function gateFailure(error: unknown): Settled {
-  return { output: `Error: ${errorMessage(error)}`, isError: true };
 }

@@ -10,6 +10,7 @@ import type { Emitter, EventPayloads } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { parametersJsonSchema } from '../model/schema-json.js';
 import type { JsonSchema, ToolSpec } from '../model/types.js';
+import { assertObjectParameters, assertZodObjectParameters } from './object-parameters.js';
 import { assertSchema, type Schema, type SchemaOutput } from './schema.js';
 
 /** How much harm a tool can do; approvals and guardrails key off it. */
@@ -63,7 +64,10 @@ export interface Tool<Args = any, Result = unknown> {
 export interface ToolDefinition<S extends StandardSchemaV1, Result> {
   name: string;
   description: string;
-  /** A zod 4 schema (`zod` 4 or `zod/v4` of 3.25), any Standard Schema, or `jsonSchema()`. */
+  /**
+   * A zod 4 schema (`zod` 4 or `zod/v4` of 3.25), any Standard Schema, or `jsonSchema()`, of an
+   * object: its JSON Schema must be `type: 'object'`, as every provider requires.
+   */
   parameters: S;
   /**
    * The JSON Schema providers get, over the one the schema library makes.
@@ -93,7 +97,10 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * });
  * ```
  * @throws ConfigError when the name is not 1–64 characters of `a-zA-Z0-9_-` (the providers' limit), when
- *   `parameters` is not a schema (a zod 3 schema included), or when no JSON Schema can be made of it.
+ *   `parameters` is not a schema (a zod 3 schema included), when no JSON Schema can be made of it, or
+ *   when that JSON Schema is not of `type: 'object'` (every provider requires one). The JSON Schema of a
+ *   zod schema older than zod 4.2 is made once tandem's zod is imported: a zod type that is never an
+ *   object is refused here, the rest before the first request that would send it.
  */
 export function defineTool<S extends StandardSchemaV1, Result>(
   definition: ToolDefinition<S, Result>,
@@ -103,7 +110,13 @@ export function defineTool<S extends StandardSchemaV1, Result>(
   }
   const label = `Tool '${definition.name}' parameters`;
   assertSchema(definition.parameters, label);
-  const jsonSchema = parametersJsonSchema(definition.parameters, label, definition.jsonSchema);
+  if (definition.jsonSchema === undefined) assertZodObjectParameters(definition.parameters, label);
+  const jsonSchema = parametersJsonSchema(
+    definition.parameters,
+    label,
+    definition.jsonSchema,
+    assertObjectParameters,
+  );
   return {
     name: definition.name,
     description: definition.description,

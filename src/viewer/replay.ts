@@ -93,6 +93,7 @@ export function viewerStateFromRunState(state: RunState): ViewerState {
   if (state.status === 'completed' || state.status === 'failed') {
     progress.endedAt = at;
     if (state.output !== undefined) progress.output = state.output;
+    if (state.status === 'failed' && state.error) progress.error = { ...state.error };
     progress.outcome = outcomeOf(state);
   }
   return { ...initialViewerState(), progress };

@@ -55,9 +55,42 @@ describe('invalid JSON arguments', () => {
     expect(r2!.messages).toEqual(r0!.messages);
     expect(r3!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(lastToolResult(r3!)).toContain('Invalid JSON arguments');
-    expect(ofType(events, 'tool_call')).toHaveLength(1);
+    // Each re-asked turn still shows its call, answered with the error the model would get.
+    expect(ofType(events, 'tool_call')).toHaveLength(3);
     expect(ofType(events, 'usage')).toHaveLength(4);
     expect(result!.iterations).toBe(2);
+    expectInvariants(events);
+  });
+
+  it('reports every re-asked call: arguments that are JSON but not an object (4) never vanish', async () => {
+    const { model, executor } = setup([
+      { toolCalls: [{ name: 'add', arguments: '4' }] },
+      {
+        toolCalls: [
+          { name: 'add', arguments: '4' },
+          { name: 'add', args: { a: 1, b: 2 } },
+        ],
+      },
+      { text: 'gave up' },
+    ]);
+    const { result, events } = await runCollect(executor, 'q');
+    expect(result!.output).toBe('gave up');
+    // Re-asked, not kept: the model never saw the bad turns.
+    expect(model.requests[2]!.messages).toEqual(model.requests[0]!.messages);
+    const calls = events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result');
+    expect(calls.map((e) => [e.type, e.id])).toEqual([
+      ['tool_call', 'call_1'],
+      ['tool_result', 'call_1'],
+      ['tool_call', 'call_2'],
+      ['tool_result', 'call_2'],
+      ['tool_call', 'call_3'],
+      ['tool_result', 'call_3'],
+    ]);
+    const results = ofType(events, 'tool_result');
+    expect(results[0]).toMatchObject({ name: 'add', isError: true });
+    expect(results[0]!.output).toContain('Arguments must be a JSON object, got a number');
+    expect(results[2]).toMatchObject({ isError: true, output: expect.stringContaining('Skipped') });
+    expect(ofType(events, 'tool_call')[0]).toMatchObject({ args: '4' });
     expectInvariants(events);
   });
 

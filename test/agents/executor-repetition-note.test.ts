@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { callKey } from '../../src/agents/index.js';
 import { defineTool } from '../../src/index.js';
 import { lastToolResult, runCollect, setup } from '../support/executor-fixtures.js';
 
@@ -48,5 +49,24 @@ describe('the repetition note', () => {
     expect(third).toContain('You called pop with the same arguments ({"queue":"jobs"}) 3 times in a row.');
     expect(third).toContain('MUST change strategy');
     expect(third).not.toContain('same result');
+  });
+
+  it('leaves lists untouched: a path list written differently is not a repetition', async () => {
+    const read = defineTool({
+      name: 'read',
+      description: 'Reads files',
+      parameters: z.object({ paths: z.array(z.string()) }),
+      execute: ({ paths }) => `read ${paths.length}`,
+    });
+    const readPaths = (paths: string[]) => ({ toolCalls: [{ name: 'read', args: { paths } }] });
+    const { model, executor } = setup([readPaths(['/a//b']), readPaths(['/a/b']), { text: 'done' }], {
+      tools: [read],
+    });
+    await runCollect(executor, 'q');
+    expect(lastToolResult(model.requests[2]!)).not.toContain('[Repetition detected]');
+    expect(callKey('read', { paths: [' /a//b/ '], opts: [{ b: 1, a: 2 }] })).toBe(
+      callKey('read', { opts: [{ a: 2, b: 1 }], paths: [' /a//b/ '] }),
+    );
+    expect(callKey('read', { paths: [' x '] })).not.toBe(callKey('read', { paths: ['x'] }));
   });
 });

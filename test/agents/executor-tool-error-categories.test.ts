@@ -89,4 +89,44 @@ describe('tool error categories', () => {
     expect(critical).toContain(TOOL_RECOVERY_HINTS.permission);
     expect(critical).not.toContain('[Tool error:');
   });
+
+  it('tells a call skipped for another call’s invalid JSON why it was not run, not that its arguments were rejected', async () => {
+    const brokenFirst = {
+      toolCalls: [
+        { name: 'add', arguments: '{"a": 1, "b":', id: 'bad' },
+        { name: 'add', args: { a: 2, b: 2 }, id: 'fine' },
+      ],
+    };
+    const { model, executor } = setup([brokenFirst, brokenFirst, brokenFirst, { text: 'ok' }]);
+    await runCollect(executor, 'q');
+    const skipped = lastToolResult(model.requests[3]!);
+    expect(skipped).toContain('Skipped: other tool call in this response had invalid JSON.');
+    expect(skipped).toContain(
+      '[Tool error: skipped] Not run because call bad (add) in the same turn had invalid JSON arguments;',
+    );
+    expect(skipped).not.toContain(TOOL_RECOVERY_HINTS.input);
+    expect(classifyToolError('Skipped: other tool call in this response had invalid JSON.')).toBe('skipped');
+  });
+
+  it('gives the invalid call’s own hint when it ends the turn, even after a skipped call', async () => {
+    const brokenLast = {
+      toolCalls: [
+        { name: 'add', args: { a: 2, b: 2 }, id: 'fine' },
+        { name: 'add', arguments: '{"a": 1, "b":', id: 'bad' },
+      ],
+    };
+    const { model, executor } = setup([brokenLast, brokenLast, brokenLast, { text: 'ok' }]);
+    await runCollect(executor, 'q');
+    expect(lastToolResult(model.requests[3]!)).toContain(`[Tool error: input] ${TOOL_RECOVERY_HINTS.input}`);
+  });
+
+  it('does not count a turn whose only failure is a skipped duplicate as a failing turn', async () => {
+    const addOneTwo = { name: 'add', args: { a: 1, b: 2 } };
+    const twice = { toolCalls: [addOneTwo, addOneTwo] };
+    const { model, executor } = setup([twice, { text: 'ok' }]);
+    await runCollect(executor, 'q');
+    const last = lastToolResult(model.requests[1]!);
+    expect(last).toContain('Skipped: duplicate of tool call');
+    expect(last).not.toContain('[Tool error');
+  });
 });

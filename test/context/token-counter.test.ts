@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { encodingForModel, loadEncoding } from '../../src/context/encodings.js';
-import { estimateTokens } from '../../src/context/estimate.js';
 import {
   DEFAULT_CONTEXT_WINDOW,
   knownContextWindow,
   resolveContextWindow,
 } from '../../src/context/model-table.js';
 import { TokenCounter } from '../../src/context/token-counter.js';
+import { estimateTokens } from '../../src/core/estimate.js';
 import type { Message } from '../../src/core/messages.js';
 import type { ChatModel, ToolSpec } from '../../src/model/types.js';
 import { call, result, user } from './helpers.js';

@@ -95,8 +95,8 @@ const expectedOutput: Record<string, string[]> = {
 /** Arguments an example needs to end by itself: the viewer otherwise serves until Ctrl-C. */
 const exampleArgs: Record<string, string[]> = { 'viewer.ts': ['--once', '--delay', '0', '--port', '0'] };
 
-/** Runs a TypeScript file the way a user does (`node --import tsx`), from the repository root. */
-async function runExample(file: string, env: NodeJS.ProcessEnv = offlineEnv): Promise<string> {
+/** Runs a TypeScript file the way a user does (`node --import tsx`), from the repository root; stdout as printed. */
+async function runExampleRaw(file: string, env: NodeJS.ProcessEnv = offlineEnv): Promise<string> {
   const { stdout } = await exec(
     process.execPath,
     ['--import', 'tsx', `examples/${file}`, ...(exampleArgs[file] ?? [])],
@@ -106,8 +106,16 @@ async function runExample(file: string, env: NodeJS.ProcessEnv = offlineEnv): Pr
       timeout: CHILD_TIMEOUT_MS,
     },
   );
-  return stripVTControlCharacters(stdout);
+  return stdout;
 }
+
+/** An example's stdout with ANSI colours stripped. */
+async function runExample(file: string, env: NodeJS.ProcessEnv = offlineEnv): Promise<string> {
+  return stripVTControlCharacters(await runExampleRaw(file, env));
+}
+
+/** The environment with no colour preference: the printer decides by whether stdout is a terminal. */
+const { FORCE_COLOR: _force, NO_COLOR: _no, ...noColorPreference } = offlineEnv;
 
 beforeAll(assertBuilt);
 
@@ -139,6 +147,34 @@ describe('examples', () => {
     async (file) => {
       const stdout = await runExample(file);
       for (const line of expectedOutput[file] ?? []) expect(stdout).toContain(line);
+    },
+    CHILD_TIMEOUT_MS,
+  );
+});
+
+describe('the demo printer', () => {
+  it(
+    'prints plain text when piped, and the scripted models report non-zero token usage',
+    async () => {
+      const stdout = await runExampleRaw('demo.ts', noColorPreference);
+      expect(stdout).not.toContain('\x1b[');
+      const tokens = /tokens in\/out=(\d+)\/(\d+)/.exec(stdout);
+      expect(tokens).not.toBeNull();
+      expect(Number(tokens![1])).toBeGreaterThan(0);
+      expect(Number(tokens![2])).toBeGreaterThan(0);
+    },
+    CHILD_TIMEOUT_MS,
+  );
+
+  it(
+    'prints colours when piped with FORCE_COLOR=1, none with NO_COLOR',
+    async () => {
+      const [forced, none] = await Promise.all([
+        runExampleRaw('demo.ts', { ...noColorPreference, FORCE_COLOR: '1' }),
+        runExampleRaw('demo.ts', { ...noColorPreference, NO_COLOR: '1' }),
+      ]);
+      expect(forced).toContain('\x1b[1mdone\x1b[0m');
+      expect(none).not.toContain('\x1b[');
     },
     CHILD_TIMEOUT_MS,
   );

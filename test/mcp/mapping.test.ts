@@ -46,7 +46,7 @@ describe('resultText', () => {
 });
 
 describe('argumentsSchema', () => {
-  it('validates against the JSON Schema, passing the arguments on as the model sent them', async () => {
+  it('validates against the JSON Schema, passing the arguments on with its defaults filled in', async () => {
     const schema = argumentsSchema({
       type: 'object',
       properties: { q: { type: 'string' }, limit: { type: 'integer', default: 10 } },
@@ -54,7 +54,7 @@ describe('argumentsSchema', () => {
     });
     expect(await validateSchema(schema, { q: 'x', extra: true })).toEqual({
       success: true,
-      data: { q: 'x', extra: true },
+      data: { q: 'x', extra: true, limit: 10 },
     });
     const bad = await validateSchema(schema, { limit: 1.5 });
     expect(bad.success ? [] : bad.issues.map((i) => i.path.join('.'))).toEqual(['q', 'limit']);

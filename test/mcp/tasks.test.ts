@@ -4,9 +4,11 @@
  * `server-everything`'s `simulate-research-query`. Before, the SDK client
  * rejected every call with -32600.
  */
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AbortError } from '../../src/core/errors.js';
-import { type McpConnection, McpToolError, mcpTool } from '../../src/mcp/index.js';
+import { type McpClient, type McpConnection, McpToolError, mcpTool } from '../../src/mcp/index.js';
+import { FakeClock } from '../../src/testing/index.js';
 import { directContext, serverStats, spawnEverything, spawnFixture } from './support.js';
 
 let fixture: McpConnection;
@@ -77,6 +79,48 @@ describe('mcp task-based tools', () => {
     await vi.waitFor(async () => {
       expect((await serverStats(fixture.client)).tasksCancelled).toBe(before.tasksCancelled + 1);
     });
+  });
+
+  it('polls a task twenty times on one abort listener, without MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    // Sees what the SDK is given: the call's signal, and how many listeners it holds at each poll.
+    let callSignal: AbortSignal | undefined;
+    const listenersAtPoll: number[] = [];
+    const client: McpClient = {
+      listTools: (...args) => fixture.client.listTools(...args),
+      callTool: (...args) => fixture.client.callTool(...args),
+      request: ((request: { method: string }, schema: never, options?: { signal?: AbortSignal }) => {
+        if (request.method === 'tools/call') callSignal = options?.signal;
+        if (request.method === 'tasks/get')
+          listenersAtPoll.push(getEventListeners(callSignal!, 'abort').length);
+        return fixture.client.request(request as never, schema, options);
+      }) as McpClient['request'],
+    };
+    try {
+      const clock = new FakeClock();
+      const { tools } = await fixture.client.listTools();
+      const tool = mcpTool(client, tools.find((t) => t.name === 'research')!, { clock });
+      const controller = new AbortController();
+      const call = tool.execute(
+        { topic: 'polls', stages: 1000, stageMs: 50 },
+        directContext(controller.signal).ctx,
+      );
+      // Two timers while the task sleeps between polls: the total limit's and the poll's.
+      for (let poll = 1; poll <= 20; poll++) {
+        await vi.waitFor(() => expect(clock.pending).toBe(2));
+        await clock.advance(clock.nextTimerIn()!);
+        await vi.waitFor(() => expect(listenersAtPoll).toHaveLength(poll));
+      }
+      controller.abort();
+      await expect(call).rejects.toBeInstanceOf(AbortError);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(Math.max(...listenersAtPoll)).toBeLessThanOrEqual(2);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it("cancels server-everything's research task on abort, which the server then lists as cancelled", async () => {

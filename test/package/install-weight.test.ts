@@ -17,10 +17,11 @@ describe('install weight', () => {
     }),
   ) as [{ unpackedSize: number; files: PackedFile[] }];
 
-  // 1.87 MB at 0.2.0: the viewer (its page inlined, 182 KB) and the built-in skills (110 KB) are
-  // subpaths, paid for on disk only; what an app loads is what it imports.
-  it('tandem’s own files in the tarball stay under 2 MB unpacked', () => {
-    expect(packed.unpackedSize).toBeLessThanOrEqual(2_000_000);
+  // Unminified, so stack traces point at readable lines (stack-traces.test.ts): 2.4 MB. The viewer
+  // (its page inlined) and the built-in skills are subpaths, paid for on disk only; what an app
+  // loads is what it imports.
+  it('tandem’s own files in the tarball stay under 2.5 MB unpacked', () => {
+    expect(packed.unpackedSize).toBeLessThanOrEqual(2_500_000);
   });
 
   it('ships no source maps and no second full copy of the declarations', () => {

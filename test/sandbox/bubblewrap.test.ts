@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BubblewrapSandbox } from '../../src/sandbox/bubblewrap.js';
 import { SandboxError } from '../../src/sandbox/errors.js';
 import { LocalProcessSandbox } from '../../src/sandbox/local.js';
-import { processesWith, uniqueSleep } from './helpers.js';
+import { PIPE_GRACE_MS } from '../../src/sandbox/process.js';
+import { FakeClock } from '../../src/testing/index.js';
+import { processesWith, settle, sleepers, uniqueSleep } from './helpers.js';
 
 async function withBwrap<T>(
   fn: (s: BubblewrapSandbox) => Promise<T>,
@@ -17,6 +19,25 @@ async function withBwrap<T>(
     await sandbox.dispose();
   }
 }
+
+/** A bwrap sandbox whose exec deadlines, pipe grace periods and cgroup retries run on a fake clock the test moves. */
+async function withClockedBwrap<T>(fn: (s: BubblewrapSandbox, clock: FakeClock) => Promise<T>): Promise<T> {
+  const clock = new FakeClock();
+  const sandbox = await BubblewrapSandbox.create({ runtime: { clock } });
+  try {
+    return await fn(sandbox, clock);
+  } finally {
+    await settle(clock, sandbox.dispose());
+  }
+}
+
+/** Waits (bounded) until `count` `sleep <duration>` processes run: the kill then comes after they started. */
+const sleeping = (duration: string, count: number) =>
+  vi.waitFor(() => expect(sleepers(duration)).toHaveLength(count), { timeout: 10_000, interval: 10 });
+
+/** Waits (bounded) until no process sleeps `duration`: SIGKILL is sent, its delivery takes the kernel a moment. */
+const gone = (duration: string) =>
+  vi.waitFor(() => expect(processesWith(duration)).toEqual([]), { timeout: 2000, interval: 10 });
 
 const connect = (port: number) => `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`;
 
@@ -70,36 +91,37 @@ describe('BubblewrapSandbox', () => {
     }));
 
   it('kills the whole process tree in its pid namespace on timeout', () =>
-    withBwrap(async (s) => {
+    withClockedBwrap(async (s, clock) => {
       const sleep = uniqueSleep();
-      const result = await s.exec(`sleep ${sleep} & sleep ${sleep} & echo started > started; wait`, {
-        timeoutMs: 500,
-      });
-      expect(result.timedOut).toBe(true);
-      expect(await s.readFile('started')).toBe('started\n');
-      expect(processesWith(sleep)).toEqual([]);
+      const run = s.exec(`sleep ${sleep} & sleep ${sleep} & wait`, { timeoutMs: 500 });
+      await sleeping(sleep, 2);
+      await clock.advance(500);
+      expect((await settle(clock, run)).timedOut).toBe(true);
+      await gone(sleep);
     }));
 
   it('settles at the deadline when a grandchild that left the session holds stdout, and kills it', () =>
-    withBwrap(async (s) => {
+    withClockedBwrap(async (s, clock) => {
       const sleep = uniqueSleep();
-      const started = Date.now();
-      const result = await s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { timeoutMs: 500 });
-      expect(Date.now() - started).toBeLessThan(1500);
+      const run = s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { timeoutMs: 500 });
+      await sleeping(sleep, 2);
+      await clock.advance(500);
+      const result = await settle(clock, run);
       expect(result).toMatchObject({ timedOut: true, exitCode: null });
-      expect(processesWith(sleep)).toEqual([]);
+      // Nothing waits past the deadline but the two pipe grace periods.
+      expect(result.durationMs).toBeLessThanOrEqual(500 + 2 * PIPE_GRACE_MS);
+      await gone(sleep);
     }));
 
   it('kills the tree on abort', () =>
     withBwrap(async (s) => {
       const sleep = uniqueSleep();
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 500);
-      const run = s.exec(`sleep ${sleep} & echo started > started; wait`, { signal: controller.signal });
+      const run = s.exec(`sleep ${sleep} & wait`, { signal: controller.signal });
+      await sleeping(sleep, 1);
+      controller.abort();
       await expect(run).rejects.toMatchObject({ kind: 'aborted' });
-      clearTimeout(timer);
-      expect(await s.readFile('started')).toBe('started\n');
-      expect(processesWith(sleep)).toEqual([]);
+      await gone(sleep);
     }));
 
   it('caps output', () =>

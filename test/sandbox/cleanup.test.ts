@@ -17,9 +17,10 @@ describe('many sandboxes at once', () => {
     const runs = sandboxes.map((s) =>
       s.exec(`sleep ${sleep} & echo started > started; wait`).catch((error: unknown) => error),
     );
-    // Waits for the real processes to start, so dispose has something to kill.
+    // Waits for the real processes to start, so dispose has something to kill: a bound, not a
+    // race (20 sandboxes, half in namespaces, start slowly on 2 busy cores under coverage).
     await vi.waitFor(() => expect(sandboxes.every((s) => existsSync(join(s.root, 'started')))).toBe(true), {
-      timeout: 5000,
+      timeout: 20_000,
       interval: 20,
     });
     expect(processesWith(sleep).length).toBeGreaterThanOrEqual(20);
@@ -27,5 +28,5 @@ describe('many sandboxes at once', () => {
     for (const outcome of await Promise.all(runs)) expect(outcome).toMatchObject({ kind: 'disposed' });
     for (const s of sandboxes) expect(existsSync(s.root)).toBe(false);
     expect(processesWith(sleep)).toEqual([]);
-  });
+  }, 40_000);
 });

@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { AbortError } from '../../src/core/errors.js';
 import { SandboxError } from '../../src/sandbox/errors.js';
 import { LocalProcessSandbox } from '../../src/sandbox/local.js';
-import { isAlive, processesWith, uniqueSleep } from './helpers.js';
+import { PIPE_GRACE_MS } from '../../src/sandbox/process.js';
+import { FakeClock } from '../../src/testing/index.js';
+import { isAlive, processesWith, settle, sleepers, uniqueSleep } from './helpers.js';
 
 async function withSandbox<T>(fn: (s: LocalProcessSandbox) => Promise<T>): Promise<T> {
   const sandbox = await LocalProcessSandbox.create();
@@ -13,6 +15,39 @@ async function withSandbox<T>(fn: (s: LocalProcessSandbox) => Promise<T>): Promi
     await sandbox.dispose();
   }
 }
+
+/** A sandbox whose exec deadlines and pipe grace periods run on a fake clock the test moves. */
+async function withClockedSandbox<T>(
+  fn: (s: LocalProcessSandbox, clock: FakeClock) => Promise<T>,
+): Promise<T> {
+  const clock = new FakeClock();
+  const sandbox = await LocalProcessSandbox.create({ runtime: { clock } });
+  try {
+    return await fn(sandbox, clock);
+  } finally {
+    await settle(clock, sandbox.dispose());
+  }
+}
+
+/** The pids the command wrote to `pids`, once it has written `count` of them (so the kill comes after they started). */
+function startedPids(s: LocalProcessSandbox, count = 2): Promise<number[]> {
+  return vi.waitFor(
+    async () => {
+      const lines = (await s.readFile('pids').catch(() => '')).split('\n').filter(Boolean);
+      expect(lines).toHaveLength(count);
+      return lines.map(Number);
+    },
+    { timeout: 10_000, interval: 10 },
+  );
+}
+
+/** Waits (bounded) until `count` `sleep <duration>` processes run: a `setsid` before them has happened. */
+const sleeping = (duration: string, count: number) =>
+  vi.waitFor(() => expect(sleepers(duration)).toHaveLength(count), { timeout: 10_000, interval: 10 });
+
+/** Waits (bounded) until none of `pids` is alive: SIGKILL is sent, its delivery takes the kernel a moment. */
+const dead = (pids: number[]) =>
+  vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 2000, interval: 10 });
 
 describe('LocalProcessSandbox', () => {
   it('runs shell lines and code in python, node and bash in the workspace', () =>
@@ -55,27 +90,26 @@ describe('LocalProcessSandbox', () => {
     }));
 
   it('kills the whole process tree on timeout', () =>
-    withSandbox(async (s) => {
-      const result = await s.exec('sleep 30 & echo $!; sleep 30 & echo $!; wait', { timeoutMs: 400 });
+    withClockedSandbox(async (s, clock) => {
+      const run = s.exec('sleep 30 & echo $! > pids; sleep 30 & echo $! >> pids; wait', { timeoutMs: 400 });
+      const pids = await startedPids(s);
+      await clock.advance(400);
+      const result = await settle(clock, run);
       expect(result.timedOut).toBe(true);
       expect(result.exitCode).toBeNull();
-      const pids = result.stdout.trim().split('\n').map(Number);
-      expect(pids).toHaveLength(2);
-      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+      await dead(pids);
     }));
 
   it('kills the whole process tree on abort and rejects with AbortError', () =>
     withSandbox(async (s) => {
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 400);
       const run = s.exec('sleep 30 & echo $! > pids; sleep 30 & echo $! >> pids; wait', {
         signal: controller.signal,
       });
+      const pids = await startedPids(s);
+      controller.abort();
       await expect(run).rejects.toBeInstanceOf(AbortError);
-      clearTimeout(timer);
-      const pids = (await s.readFile('pids')).trim().split('\n').map(Number);
-      expect(pids).toHaveLength(2);
-      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+      await dead(pids);
     }));
 
   it('does not let background processes outlive the call', () =>
@@ -87,34 +121,40 @@ describe('LocalProcessSandbox', () => {
     }));
 
   it('settles at the deadline when a grandchild that left the session holds stdout, and kills it', () =>
-    withSandbox(async (s) => {
+    withClockedSandbox(async (s, clock) => {
       const sleep = uniqueSleep();
-      const started = Date.now();
-      const result = await s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { timeoutMs: 500 });
-      const settledMs = Date.now() - started;
+      const run = s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { timeoutMs: 500 });
+      await sleeping(sleep, 2);
+      await clock.advance(500);
+      const result = await settle(clock, run);
       expect(result).toMatchObject({ timedOut: true, exitCode: null });
-      expect(settledMs).toBeLessThan(1500);
-      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 1000 });
+      // Nothing waits past the deadline but the two pipe grace periods.
+      expect(result.durationMs).toBeLessThanOrEqual(500 + 2 * PIPE_GRACE_MS);
+      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 2000, interval: 10 });
     }));
 
   it('settles on abort when a grandchild that left the session holds stdout, and kills it', () =>
     withSandbox(async (s) => {
       const sleep = uniqueSleep();
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 300);
       const run = s.exec(`setsid sleep ${sleep} & sleep ${sleep}`, { signal: controller.signal });
+      await sleeping(sleep, 2);
+      controller.abort();
       await expect(run).rejects.toBeInstanceOf(AbortError);
-      clearTimeout(timer);
-      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 1000 });
+      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 2000, interval: 10 });
     }));
 
   it('returns when the command exits though an orphaned daemon still holds stdout, and kills the daemon', () =>
-    withSandbox(async (s) => {
+    withClockedSandbox(async (s, clock) => {
       const sleep = uniqueSleep();
-      const result = await s.exec(`(setsid sleep ${sleep} &); echo done`, { timeoutMs: 10_000 });
+      const result = await settle(
+        clock,
+        s.exec(`(setsid sleep ${sleep} &); echo done`, { timeoutMs: 10_000 }),
+      );
       expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false });
-      expect(result.durationMs).toBeLessThan(2000);
-      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 1000 });
+      // Returned after the two pipe grace periods, long before the deadline.
+      expect(result.durationMs).toBeLessThanOrEqual(2 * PIPE_GRACE_MS);
+      await vi.waitFor(() => expect(processesWith(sleep)).toEqual([]), { timeout: 2000, interval: 10 });
     }));
 
   it('caps captured output and marks it truncated', () =>

@@ -58,6 +58,29 @@ export function checkpointStoreContract(
       expect((await store.list?.())?.sort()).toEqual([...ids].sort());
     });
 
+    it('saveIf saves only over the expected revision (or nothing), and says whether it saved', async () => {
+      const store = await make();
+      if (!store.saveIf) throw new Error(`${name} has no saveIf`);
+      expect(await store.saveIf('run_cas', { revision: 1, v: 'a' }, 0)).toBe(true);
+      expect(await store.saveIf('run_cas', { revision: 2, v: 'b' }, 0)).toBe(false);
+      expect(await store.load('run_cas')).toEqual({ revision: 1, v: 'a' });
+      expect(await store.saveIf('run_cas', { revision: 2, v: 'b' }, 1)).toBe(true);
+      expect(await store.load('run_cas')).toEqual({ revision: 2, v: 'b' });
+      await store.save('run_plain', { v: 'no revision' });
+      expect(await store.saveIf('run_plain', { revision: 1 }, 0)).toBe(true);
+    });
+
+    it('of ten concurrent saveIf calls expecting the same revision, exactly one saves', async () => {
+      const store = await make();
+      if (!store.saveIf) throw new Error(`${name} has no saveIf`);
+      await store.save('run_race', { revision: 3 });
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.saveIf!('run_race', { revision: 4, by: i }, 3)),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect(await store.load('run_race')).toEqual({ revision: 4, by: outcomes.indexOf(true) });
+    });
+
     it('rejects invalid run ids and unserialisable state with typed errors', async () => {
       const store = await make();
       await expect(store.save('', {})).rejects.toMatchObject({ kind: 'invalid_run_id' });

@@ -130,3 +130,37 @@ describe('FileCheckpointStore leftover temp files', () => {
     expect(() => new FileCheckpointStore({ dir: 'x', staleTempMs: 0 })).toThrow(/staleTempMs/);
   });
 });
+
+describe('FileCheckpointStore claims (saveIf)', () => {
+  const NOW = 1_800_000_000_000;
+
+  async function lockAged(store: FileCheckpointStore, runId: string, ageMs: number): Promise<void> {
+    const lock = `${store.pathOf(runId)}.lock`;
+    await writeFile(lock, '');
+    const seconds = (NOW - ageMs) / 1000;
+    await utimes(lock, seconds, seconds);
+  }
+
+  it('loses while another claim holds the run’s lock, and leaves no lock file behind when it wins', async () => {
+    const dir = await freshDir();
+    const store = new FileCheckpointStore({ dir, clock: new FakeClock(NOW) });
+    await store.save('run_1', { revision: 1 });
+    await lockAged(store, 'run_1', 1_000);
+    expect(await store.saveIf('run_1', { revision: 2 }, 1)).toBe(false);
+    expect(await store.load('run_1')).toEqual({ revision: 1 });
+
+    await rm(`${store.pathOf('run_1')}.lock`);
+    expect(await store.saveIf('run_1', { revision: 2 }, 1)).toBe(true);
+    expect(await readdir(dir)).toEqual(['run_1.json']);
+  });
+
+  it('takes over a lock left by a claim that crashed (older than staleTempMs)', async () => {
+    const dir = await freshDir();
+    const store = new FileCheckpointStore({ dir, clock: new FakeClock(NOW) });
+    await store.save('run_1', { revision: 1 });
+    await lockAged(store, 'run_1', STALE_TEMP_MS + 1);
+    expect(await store.saveIf('run_1', { revision: 2 }, 1)).toBe(true);
+    expect(await store.load('run_1')).toEqual({ revision: 2 });
+    expect(await store.list()).toEqual(['run_1']);
+  });
+});

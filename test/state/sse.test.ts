@@ -305,7 +305,7 @@ describe('sseResponse', () => {
 describe('EVENT_TYPES', () => {
   it('lists every event type once, so an EventSource can listen to them all', () => {
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
-    expect(EVENT_TYPES).toHaveLength(30);
+    expect(EVENT_TYPES).toHaveLength(31);
     expect(EVENT_TYPES).toContain('plan_step_failed');
   });
 });

@@ -10,6 +10,7 @@ import { Planner, Router } from '../../src/agents/index.js';
 import { verifyResults } from '../../src/agents/orchestrator/verify.js';
 import type { EventPayloads, EventType } from '../../src/core/events.js';
 import { userMessage } from '../../src/core/messages.js';
+import * as tandem from '../../src/index.js';
 import { directInvoker } from '../../src/model/invoke.js';
 import { generateObject, parseWithSchema, type StructuredOutputError } from '../../src/model/json.js';
 import type { ModelInfo } from '../../src/model/types.js';
@@ -177,6 +178,8 @@ describe('planner, router and verifier on a native model', () => {
     });
     expect(verdict).toEqual({ verdict: 'partial', reason: 'half done' });
     expect(model.requests[0]!.responseFormat).toMatchObject({ name: 'verdict', schema: { type: 'object' } });
+    // Both prompts are public, so an app can show or extend what its verifier is asked.
+    expect(model.requests[0]!.system).toBe(tandem.VERIFY_JSON_SYSTEM_PROMPT);
     const line = new ScriptedModel([{ text: 'FAIL: nothing done' }]);
     const judged = await verifyResults({
       invoker: directInvoker(line),
@@ -186,5 +189,6 @@ describe('planner, router and verifier on a native model', () => {
     });
     expect(judged.verdict).toBe('fail');
     expect(line.requests[0]!.responseFormat).toBeUndefined();
+    expect(line.requests[0]!.system).toBe(tandem.VERIFY_SYSTEM_PROMPT);
   });
 });

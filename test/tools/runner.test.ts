@@ -364,7 +364,7 @@ describe('ToolRunner', () => {
     expect(outcomes.every((o) => !o.isError)).toBe(true);
   });
 
-  it('truncates what the model sees and keeps the full output in the event', async () => {
+  it('truncates what the model sees; the event carries that and the full length, the outcome the full output', async () => {
     const big = `${'h'.repeat(600)}${'m'.repeat(300)}${'t'.repeat(100)}`;
     const { runner, ctx, prepare, events } = setup([simpleTool('big', () => big, { maxOutputChars: 100 })]);
     const [outcome] = await runner.run(await prepare(['big', {}, 'b']), ctx);
@@ -373,7 +373,12 @@ describe('ToolRunner', () => {
     expect(outcome?.content).toBe(
       `${'h'.repeat(70)}\n\n[... truncated 910 characters ...]\n\n${'t'.repeat(20)}`,
     );
-    expect(events[1]).toMatchObject({ type: 'tool_result', output: big, truncated: true });
+    expect(events[1]).toMatchObject({
+      type: 'tool_result',
+      output: outcome?.content,
+      truncated: true,
+      outputChars: 1000,
+    });
   });
 
   it('applies the runner default cap to tools without their own', async () => {

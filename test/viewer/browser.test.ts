@@ -44,7 +44,9 @@ describe.skipIf(!available)('viewer in Chromium', () => {
   const checkpoints = new MemoryCheckpointStore();
   const live = createViewerHandler({ bus, retryMs: 100, heartbeatMs: 0 });
   const saved = createViewerHandler({ basePath: '/saved', heartbeatMs: 0 });
-  const shots = mkdtempSync(join(tmpdir(), 'tandem-viewer-shots-'));
+  // Screenshots are kept only where TANDEM_VIEWER_SHOTS names a directory, for a person to look at.
+  const keptShots = process.env.TANDEM_VIEWER_SHOTS;
+  const shots = keptShots ?? mkdtempSync(join(tmpdir(), 'tandem-viewer-shots-'));
   const profile = mkdtempSync(join(tmpdir(), 'tandem-viewer-profile-'));
   const sseSockets: Socket[] = [];
   const resumedFrom: string[] = [];
@@ -80,7 +82,8 @@ describe.skipIf(!available)('viewer in Chromium', () => {
     await context?.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     rmSync(profile, { recursive: true, force: true });
-    console.log(`viewer screenshots: ${shots}`);
+    if (keptShots) console.log(`viewer screenshots: ${shots}`);
+    else rmSync(shots, { recursive: true, force: true });
   });
 
   /** A page that fails the test on any dialog or console error (a CSP violation logs one). */

@@ -8,12 +8,12 @@
  */
 import { abortable } from '../../core/abortable.js';
 import { addUsage } from '../../core/usage.js';
-import { settlesOnAbort } from '../../model/invoke.js';
+import { answeringModelId, settlesOnAbort } from '../../model/invoke.js';
 import { watchPartialObject } from '../../model/partial-object.js';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../../model/types.js';
 import { budgetWarning } from './budget-warning.js';
 import type { LoopState } from './loop-state.js';
-import { attachNote } from './request-notes.js';
+import { TurnNotes } from './request-notes.js';
 
 /**
  * One model call with the conversation so far. Without a context manager or
@@ -26,33 +26,41 @@ export function callModel(loop: LoopState): Promise<ModelResponse> {
   // The budget warning rides on a tool result only (the seed's rule): a bare reminder would read as a user turn.
   const lastIsTool = run.messages[run.messages.length - 1]?.role === 'tool';
   const budget = lastIsTool ? budgetWarning(loop.iterations, deps.limits.maxIterations) : undefined;
-  const restore = text || budget ? attachNote(run.messages, { text, budget }) : undefined;
+  const notes = text || budget ? new TurnNotes(run.messages, { text, budget }) : undefined;
   let sent: Promise<ModelResponse>;
   try {
-    sent = run.context || deps.options.prepareRequest ? sendPrepared(loop, request) : send(loop, request);
+    sent =
+      run.context || deps.options.prepareRequest
+        ? sendPrepared(loop, request, notes)
+        : send(loop, notes ? notes.attach(request) : request, notes);
   } catch (error) {
     // An invoker that throws instead of rejecting: the caller handles one kind of failure.
     sent = Promise.reject(error);
   }
-  return restore ? sent.finally(restore) : sent;
+  return notes ? sent.finally(() => notes.detach()) : sent;
 }
 
-/** The request through the context manager and the `prepareRequest` hook, then sent. */
-async function sendPrepared(loop: LoopState, request: ModelRequest): Promise<ModelResponse> {
+/** The request through the context manager, then with the turn's notes through the `prepareRequest` hook, then sent. */
+async function sendPrepared(
+  loop: LoopState,
+  request: ModelRequest,
+  notes: TurnNotes | undefined,
+): Promise<ModelResponse> {
   const { deps, run } = loop;
   const context = run.context;
   if (context) request = await context.prepareRequest(request, { signal: run.signal, emit: run.emit });
+  if (notes) request = notes.attach(request);
   const prepare = deps.options.prepareRequest;
   if (prepare) {
     request = await prepare(request, { iteration: loop.iterations, signal: run.signal, emit: run.emit });
   }
-  return send(loop, request);
+  return send(loop, request, notes);
 }
 
 /** Calls the model and books the call's usage. */
-function send(loop: LoopState, request: ModelRequest): Promise<ModelResponse> {
+function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promise<ModelResponse> {
   const { deps, run } = loop;
-  const compress = run.context?.compressHook;
+  const compress = notes ? notes.around(run.context?.compressHook) : run.context?.compressHook;
   const call = deps.invoker.invoke(request, {
     signal: run.signal,
     emit: run.emit,
@@ -64,7 +72,11 @@ function send(loop: LoopState, request: ModelRequest): Promise<ModelResponse> {
   const settled = compress || !settlesOnAbort(deps.invoker) ? abortable(call, run.signal) : call;
   return settled.then((response) => {
     addUsage(run.usage, response.usage);
-    run.emit.emit('usage', { model: deps.invoker.id, usage: response.usage, total: { ...run.usage } });
+    run.emit.emit('usage', {
+      model: answeringModelId(response, deps.invoker),
+      usage: response.usage,
+      total: { ...run.usage },
+    });
     return response;
   });
 }

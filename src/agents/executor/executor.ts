@@ -11,10 +11,10 @@ import type { Emitter, EventPayloads, EventTags } from '../../core/events.js';
 import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import { type Message, textOf } from '../../core/messages.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
-import { RunBudget, watchBudget } from '../../core/run-budget.js';
+import { checkModelPrices, RunBudget, watchBudget } from '../../core/run-budget.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
-import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { directInvoker, invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
 import type { Schema } from '../../model/schema.js';
 import { jsonSchemasReady } from '../../model/schema-json.js';
 import { outputFormat } from '../../model/structured.js';
@@ -105,7 +105,8 @@ export class Executor<T = undefined> {
     const emit = bus.scope(tagsOf(this.name, options.stepId));
     const limits = { ...this.options.budget, ...options.budget };
     let run: Run<ExecutorResult> | undefined;
-    // Watched before the run starts, so an invalid limit throws before any work.
+    // Checked and watched before the run starts, so an invalid limit throws before any work.
+    const unpriced = checkModelPrices(limits, this.modelIds(), this.prices);
     const unwatch = RunBudget.isSet(limits)
       ? watchBudget(bus, limits, clock, (error) => run?.abort(error))
       : undefined;
@@ -116,6 +117,7 @@ export class Executor<T = undefined> {
       complete: completePayload,
       body: (signal, abort) => {
         emit.emit('run_started', { input: inputText(input) });
+        if (unpriced) emit.emit('unpriced_models', unpriced);
         emit.emit('stage', { name: 'executing', status: 'running' });
         return this.executeWith(input, { ...options, signal }, bus, usage, abort).then(
           (result) => {
@@ -133,6 +135,14 @@ export class Executor<T = undefined> {
     });
     if (unwatch) run.result.then(unwatch, unwatch);
     return run;
+  }
+
+  /** The ids of every model a run may call: the invoker's chain and the reflection judge's. */
+  private modelIds(): string[] {
+    const judge = this.limits.reflection?.invoker;
+    return judge
+      ? [...invokerModelIds(this.invoker), ...invokerModelIds(judge)]
+      : invokerModelIds(this.invoker);
   }
 
   /**

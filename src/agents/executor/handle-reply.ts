@@ -74,8 +74,9 @@ function onEmpty(
 
 /**
  * A reply with tool calls: unknown tools count toward `maxInvalidToolTurns`,
- * arguments that are not JSON are asked again (silently, a few times); the
- * turn is then kept, checkpointed, and its calls run.
+ * arguments that are not a JSON object are asked again a few times (the
+ * turn is not kept, its calls' events are); the turn is then kept,
+ * checkpointed, and its calls run.
  */
 function actOn(
   loop: LoopState,
@@ -103,6 +104,7 @@ function actOnTurn(
     loop.invalidToolTurns = 0;
     if (turn.invalidJson && loop.invalidJsonRetries < MAX_INVALID_JSON_RETRIES) {
       loop.invalidJsonRetries++;
+      reportReask(loop, turn);
       return undefined;
     }
     loop.invalidJsonRetries = 0;
@@ -112,6 +114,23 @@ function actOnTurn(
   loop.continuations = 0;
   accept(loop, message);
   return andThen(run.onCheckpoint?.(run.messages), () => runTools(loop, turn.calls));
+}
+
+/**
+ * A turn asked again is not kept, but its calls are not silent either: each
+ * gets the `tool_call` and error `tool_result` it would have had if kept, so
+ * a UI or log shows what the model sent. None of them is ready, so the runner
+ * runs nothing and answers at once.
+ */
+function reportReask(loop: LoopState, turn: PreparedTurn): void {
+  const { run } = loop;
+  loop.deps.runner.start(turn.calls, {
+    signal: run.signal,
+    emit: run.emit,
+    runId: run.emit.runId,
+    stepId: run.stepId,
+    agent: run.agent,
+  });
 }
 
 /** Appends an accepted model turn; the notes it was sent with are spent. */

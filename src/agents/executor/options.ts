@@ -31,7 +31,10 @@ export const DEFAULT_EXECUTOR_TIMEOUT_MS = 270_000;
 /** Silent re-asks after a reply without text or tool calls (before any tool ran). */
 export const MAX_EMPTY_REPLY_RETRIES = 2;
 
-/** Silent re-asks after a reply whose tool-call arguments were not JSON. */
+/**
+ * Re-asks after a reply whose tool-call arguments were not a JSON object: the
+ * turn is not kept, its calls' events are emitted.
+ */
 export const MAX_INVALID_JSON_RETRIES = 2;
 
 /** What {@link ExecutorOptions.prepareRequest} gets besides the request. */

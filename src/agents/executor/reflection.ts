@@ -10,7 +10,7 @@ import { ConfigError, errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { type Message, type ToolResultPart, textOf, type UserMessage } from '../../core/messages.js';
 import { addUsage, type Usage } from '../../core/usage.js';
-import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, directInvoker, type ModelInvoker } from '../../model/invoke.js';
 import type { ChatModel } from '../../model/types.js';
 
 /** Options of the executor's reflection step (`ExecutorOptions.reflection`). */
@@ -128,7 +128,11 @@ export async function reflect(
       { signal, emit, stream: false },
     );
     addUsage(usage, response.usage);
-    emit.emit('usage', { model: settings.invoker.id, usage: response.usage, total: { ...usage } });
+    emit.emit('usage', {
+      model: answeringModelId(response, settings.invoker),
+      usage: response.usage,
+      total: { ...usage },
+    });
     const verdict: ReflectionVerdict = parseReflection(textOf(response.message)) ?? { verdict: 'pass' };
     emit.emit('stage', {
       name: 'reflection',

@@ -22,12 +22,18 @@ export function callKey(toolName: string, args: unknown): string {
  * JSON of `value` after normalisation: strings are trimmed, path-like strings
  * (`/…`, `./…`) have repeated slashes collapsed and the trailing slash
  * dropped, `http(s)` URLs have their query parameters sorted, and object keys
- * are sorted. Arrays keep their order (their items are normalised).
+ * are sorted. Arrays are left as they are: their strings, and those of
+ * objects inside them, are not normalised (only keys are sorted), so
+ * `["/a//b"]` and `["/a/b"]` are different arguments.
  */
 export function stableJson(value: unknown): string {
+  return json(value, true);
+}
+
+function json(value: unknown, normalise: boolean): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(normaliseString(value));
+      return JSON.stringify(normalise ? normaliseString(value) : value);
     case 'number':
       // What JSON.stringify writes, without its call.
       return Number.isFinite(value) ? String(value) : 'null';
@@ -37,8 +43,9 @@ export function stableJson(value: unknown): string {
       return `${value}n`;
     case 'object':
       if (value === null) return 'null';
+      // Inside a list an element's position and text can matter (argv, patches).
       if (Array.isArray(value)) return arrayJson(value);
-      return objectJson(value);
+      return objectJson(value, normalise);
     default:
       return 'null';
   }
@@ -46,11 +53,11 @@ export function stableJson(value: unknown): string {
 
 function arrayJson(value: readonly unknown[]): string {
   let out = '[';
-  for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + stableJson(value[i]);
+  for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + json(value[i], false);
   return `${out}]`;
 }
 
-function objectJson(value: object): string {
+function objectJson(value: object, normalise: boolean): string {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return JSON.stringify(value) ?? 'null';
   const record = value as Record<string, unknown>;
@@ -60,7 +67,7 @@ function objectJson(value: object): string {
   for (const key of keys) {
     const item = record[key];
     if (item === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${quotedKey(key)}:${stableJson(item)}`;
+    out += `${out.length > 1 ? ',' : ''}${quotedKey(key)}:${json(item, normalise)}`;
   }
   return `${out}}`;
 }

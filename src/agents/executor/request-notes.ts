@@ -4,6 +4,8 @@
  * @module
  */
 import type { Message, ToolMessage, UserMessage } from '../../core/messages.js';
+import type { CompressHook } from '../../model/invoke.js';
+import type { ModelRequest } from '../../model/types.js';
 
 /** The notes of one request. */
 export interface RequestNotes {
@@ -47,6 +49,69 @@ export function attachNote(messages: Message[], notes: RequestNotes): () => void
     const at = messages.lastIndexOf(note);
     if (at >= 0) messages.splice(at, 1);
   };
+}
+
+/**
+ * One call's notes, attached to the request as it leaves — after the context
+ * manager, so a compaction is made of (and remembered by) the conversation
+ * itself: a note in it would be carried into later requests, and a noted copy
+ * of the last message would not match the conversation on the next turn, so
+ * the compaction would be forgotten and made again from scratch.
+ */
+export class TurnNotes {
+  private undo: (() => void) | undefined;
+  /** Noted copies of message arrays, each to the array it was copied from. */
+  private readonly originals = new WeakMap<readonly Message[], Message[]>();
+
+  constructor(
+    private readonly conversation: Message[],
+    private readonly notes: RequestNotes,
+  ) {}
+
+  /**
+   * `request` with the notes. On the conversation itself they are attached in
+   * place ({@link attachNote}: no copy of the history) until {@link TurnNotes.detach};
+   * any other message array (a compacted one the context manager owns) is
+   * copied, never changed.
+   */
+  attach(request: ModelRequest): ModelRequest {
+    if (request.messages === this.conversation) {
+      this.undo ??= attachNote(this.conversation, this.notes);
+      return request;
+    }
+    const messages = request.messages.slice();
+    attachNote(messages, this.notes);
+    this.originals.set(messages, request.messages);
+    return { ...request, messages };
+  }
+
+  /** Removes the notes from the conversation. */
+  detach(): void {
+    this.undo?.();
+    this.undo = undefined;
+  }
+
+  /**
+   * `hook` given the request without the notes and its result given them:
+   * a recovery compaction is remembered as well, so it too must be made of
+   * the conversation itself.
+   */
+  around(hook: CompressHook | undefined): CompressHook | undefined {
+    if (!hook) return undefined;
+    return async (request, info) => {
+      const smaller = await hook(this.without(request), info);
+      return smaller && this.attach(smaller);
+    };
+  }
+
+  private without(request: ModelRequest): ModelRequest {
+    if (request.messages === this.conversation) {
+      this.detach();
+      return request;
+    }
+    const original = this.originals.get(request.messages);
+    return original ? { ...request, messages: original } : request;
+  }
 }
 
 /**

@@ -8,10 +8,9 @@
 import { RunError } from '../../core/errors.js';
 import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import type { ToolMessage } from '../../core/messages.js';
-import { classifyToolError } from '../../tools/error-category.js';
 import { type PreparedCall, prepareTurn } from '../../tools/prepare.js';
 import type { ToolOutcome } from '../../tools/runner.js';
-import { toolErrorNote } from './error-streak.js';
+import { turnErrorNote } from './error-streak.js';
 import type { LoopState } from './loop-state.js';
 import { typed } from './outcome.js';
 import { callKey, repetitionNote } from './repetition.js';
@@ -120,8 +119,8 @@ function checkpointBatch(loop: LoopState, message: ToolMessage, at: number): voi
 
 /**
  * Sets the notes the next request carries: a repetition note naming the
- * repeated call, and after a failing turn the recovery hint for the
- * category of its first failure (the critical note once the streak is long).
+ * repeated call, and after a failing turn its error note
+ * ({@link turnErrorNote}; the critical note once the streak is long).
  * `outcomes` answers `calls` one to one, in call order.
  */
 function noteTurn(loop: LoopState, calls: readonly PreparedCall[], outcomes: readonly ToolOutcome[]): void {
@@ -138,8 +137,7 @@ function noteTurn(loop: LoopState, calls: readonly PreparedCall[], outcomes: rea
   const sameResult = loop.repetition.sameResults(streak);
   const repeated = repetitionNote({ toolName: lastName, args, sameResult }, streak);
   if (repeated) loop.notes.push(repeated);
-  // The seed's rule: the turn's first failure speaks for the turn.
-  const failure = outcomes.find((o) => o.isError);
-  loop.errorStreak = failure ? loop.errorStreak + 1 : 0;
-  if (failure) loop.notes.push(toolErrorNote(classifyToolError(failure.content), loop.errorStreak));
+  const errors = turnErrorNote(calls, outcomes, loop.errorStreak);
+  loop.errorStreak = errors.streak;
+  if (errors.note) loop.notes.push(errors.note);
 }

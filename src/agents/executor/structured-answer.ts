@@ -13,8 +13,8 @@ import type { Emitter } from '../../core/events.js';
 import { type Message, textOf, userMessage } from '../../core/messages.js';
 import { isBudgetStop } from '../../core/run-budget.js';
 import type { Clock } from '../../core/seams.js';
-import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
-import type { ModelInvoker } from '../../model/invoke.js';
+import type { Usage } from '../../core/usage.js';
+import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import { extractObject, generateWithRetry, StructuredOutputError } from '../../model/json.js';
 import { isNativeMode, responseFormatFor, schemaInstruction } from '../../model/structured.js';
 import type { ModelRequest } from '../../model/types.js';
@@ -39,7 +39,15 @@ export async function withObject(loop: LoopState, outcome: ExecutorResult): Prom
   const structured = isBudgetStop(reason)
     ? await extractOrThrow(outcome.output, plan, reason)
     : await objectOf(loop, plan, outcome);
-  return { ...outcome, output: structured.json, object: structured.object };
+  // The object may have cost more calls and added re-asks: the result counts and keeps them.
+  const { messages, usage } = loop.run;
+  return {
+    ...outcome,
+    output: structured.json,
+    object: structured.object,
+    newMessages: messages.slice(loop.firstNew),
+    usage: { ...usage },
+  };
 }
 
 /** A run its budget stopped makes no more calls: its object is in the answer already, or there is none. */
@@ -68,7 +76,7 @@ async function objectOf(
   }
 }
 
-/** Asks again in the conversation, with the issues; the correction and the accepted reply join it. */
+/** Asks again in the conversation, with the issues; every correction, reply and the accepted reply join it. */
 async function reask(
   loop: LoopState,
   plan: OutputPlan,
@@ -80,8 +88,9 @@ async function reask(
   const tools = deps.registry.specs();
   // The conversation holds tool calls, which some providers accept only beside tool definitions.
   if (tools.length > 0) Object.assign(request, { tools, toolChoice: 'none' });
-  const { object, response } = await generate(callOf(loop), request, plan.maxReasks);
-  run.messages.push(correction, response.message);
+  const added: Message[] = [correction];
+  const { object, response } = await generate(callOf(loop), request, plan.maxReasks, added);
+  run.messages.push(...added, response.message);
   return object;
 }
 
@@ -134,10 +143,15 @@ export async function formatAnswer(
   return (await generate(call, request, plan.maxReasks + 1)).object;
 }
 
-/** Calls until the reply holds the object, streaming partial objects; usage is booked on the run. */
-async function generate(call: ObjectCall, request: ModelRequest, attempts: number) {
+/**
+ * Calls until the reply holds the object, streaming partial objects. Each
+ * call's usage is booked on the run, in a `usage` event naming the model
+ * that answered. With `transcript`, every unusable reply and the correction
+ * sent after it are appended to it.
+ */
+async function generate(call: ObjectCall, request: ModelRequest, attempts: number, transcript?: Message[]) {
   const { invoker, emit } = call;
-  const usage = emptyUsage();
+  let reply: Message | undefined;
   try {
     return await generateWithRetry({
       invoker,
@@ -147,16 +161,26 @@ async function generate(call: ObjectCall, request: ModelRequest, attempts: numbe
       clock: call.clock,
       signal: call.signal,
       emit,
-      usage,
+      usage: call.usage,
       stream: call.stream,
+      onResponse: (response) => {
+        reply = response.message;
+        emit.emit('usage', {
+          model: answeringModelId(response, invoker),
+          usage: response.usage,
+          total: { ...call.usage },
+        });
+      },
       onPartialObject: (object) => emit.emit('partial_object', { object }),
       parse: (text) => extractObject(text, call.plan.format.schema),
+      reask: (error) => {
+        const text = correctionText(error);
+        if (transcript && reply) transcript.push(reply, userMessage(text));
+        return text;
+      },
     });
   } catch (error) {
     throw error instanceof StructuredOutputError ? invalid(error) : error;
-  } finally {
-    addUsage(call.usage, usage);
-    emit.emit('usage', { model: invoker.id, usage, total: { ...call.usage } });
   }
 }
 

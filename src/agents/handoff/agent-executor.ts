@@ -75,6 +75,7 @@ function countingInvoker(inner: ModelInvoker, usage: Usage): ModelInvoker {
   return {
     id: inner.id,
     model: inner.model,
+    models: inner.models,
     async invoke(request, options) {
       const response = await inner.invoke(request, options);
       addUsage(usage, response.usage);

@@ -6,6 +6,7 @@
  * @module
  */
 import { ConfigError } from '../../core/errors.js';
+import type { Runtime } from '../../core/seams.js';
 import { emptyUsage } from '../../core/usage.js';
 import {
   DEFAULT_SKILL_MODES,
@@ -14,6 +15,7 @@ import {
   type SkillMode,
 } from './options.js';
 import type { RunScope } from './run-scope.js';
+import { invokeSkillMode } from './skill-mode.js';
 import { stage } from './stage-events.js';
 
 /** Whether `mode` names a dedicated skill mode or an agent of `handoffs`. */
@@ -54,14 +56,19 @@ export async function routeToAgent(
   return runAgent(scope, options, task, routing.agent);
 }
 
-/** An explicit mode (see {@link isMode}): a dedicated skill mode (no model turn), or a named agent. */
+/**
+ * An explicit mode (see {@link isMode}): a dedicated skill mode (no model
+ * turn; the skill runs through the gate, see `skill-mode.ts`), or a named
+ * agent. A refused skill ends the run `failed`, the refusal as its output.
+ */
 export async function runExplicitMode(
   scope: RunScope,
   options: OrchestratorOptions,
+  runtime: Runtime,
   task: string,
   mode: string,
 ): Promise<OrchestratorResult> {
-  const { bus, signal } = scope;
+  const { bus } = scope;
   const { skills } = options;
   const chosen = skillMode(options, mode);
   bus.emit('routing', {
@@ -71,16 +78,10 @@ export async function runExplicitMode(
     method: 'explicit',
   });
   if (!chosen || !skills) return runAgent(scope, options, task, mode);
-  const output = await stage(bus, 'skill', () =>
-    skills.invokeDirect(
-      chosen.skill,
-      { [chosen.param]: task },
-      { signal, emit: bus, sandbox: options.sandbox },
-    ),
-  );
+  const outcome = await stage(bus, 'skill', () => invokeSkillMode(scope, options, runtime, chosen, task));
   return {
-    output: answerText(output),
-    status: 'success',
+    output: outcome.ran ? answerText(outcome.output) : outcome.refusal,
+    status: outcome.ran ? 'success' : 'failed',
     complexity: 'simple',
     steps: [],
     revisions: 0,

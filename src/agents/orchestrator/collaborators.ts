@@ -5,7 +5,7 @@
  * @module
  */
 import type { Runtime } from '../../core/seams.js';
-import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { directInvoker, invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { Executor } from '../executor/index.js';
 import { Planner } from '../planner/index.js';
@@ -22,6 +22,8 @@ export interface OrchestrationParts {
   verifier?: ModelInvoker;
   finalizer: { invoker?: ModelInvoker; reducer?: FinalizeReducer };
   tools: ToolRegistry;
+  /** Ids of every model a run may call, fallbacks included: a cost budget needs their prices. */
+  models: readonly string[];
 }
 
 /** Whether runs pause with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
@@ -50,6 +52,16 @@ export function buildParts(
   };
   const verifier = options.verifier === undefined ? options.executor : options.verifier;
   const finalizer = options.finalizer ?? options.executor;
+  const invokers = {
+    planner: invoke(options.planner),
+    executor: invoke(options.executor),
+    takeover: invoke(options.planner),
+    verifier: verifier ? invoke(verifier) : undefined,
+    finalizer: typeof finalizer === 'function' ? undefined : invoke(finalizer),
+  };
+  const models = new Set<string>();
+  for (const invoker of Object.values(invokers))
+    if (invoker) for (const id of invokerModelIds(invoker)) models.add(id);
   return {
     options,
     runtime,
@@ -57,23 +69,26 @@ export function buildParts(
     planner: new Planner({
       ...options.plannerOptions,
       model: options.planner,
-      invoker: invoke(options.planner),
+      invoker: invokers.planner,
       runtime,
     }),
     executor: new Executor({
       name: 'executor',
       ...common,
       model: options.executor,
-      invoker: invoke(options.executor),
+      invoker: invokers.executor,
       instructions: options.instructions,
     }),
     takeover: new Executor({
       name: 'planner',
       ...common,
       model: options.planner,
-      invoker: invoke(options.planner),
+      invoker: invokers.takeover,
     }),
-    verifier: verifier ? invoke(verifier) : undefined,
-    finalizer: typeof finalizer === 'function' ? { reducer: finalizer } : { invoker: invoke(finalizer) },
+    verifier: invokers.verifier,
+    finalizer: invokers.finalizer
+      ? { invoker: invokers.finalizer }
+      : { reducer: finalizer as FinalizeReducer },
+    models: [...models],
   };
 }

@@ -7,7 +7,7 @@
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
-import type { ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import type { Plan } from '../planner/index.js';
 import type { StepRecord } from './dispatch.js';
 import type { RunScope } from './run-scope.js';
@@ -63,7 +63,11 @@ export async function finalizeAnswer(
       },
       { signal: how.signal, emit: how.emit },
     );
-    how.emit.emit('usage', { model: how.invoker.id, usage: response.usage, total: response.usage });
+    how.emit.emit('usage', {
+      model: answeringModelId(response, how.invoker),
+      usage: response.usage,
+      total: response.usage,
+    });
     const text = textOf(response.message).trim();
     return text
       ? { output: text }

@@ -42,13 +42,16 @@ export class Orchestration {
     const { options } = parts;
     const state = this.recorder.state;
     const task = state.task;
+    // Streamed text reaches listeners only as the output guardrails leave it (see finish).
+    if (options.guardrails?.checksOutput) this.bus.holdTokens();
     if (options.guardrails && state.phase === 'classifying') {
       const verdict = await options.guardrails.checkInput(task, { emit: this.bus, signal: this.signal });
       if (verdict.blocked)
         throw new RunError('guardrail', `Input blocked: ${verdict.reason ?? 'policy violation'}`);
     }
     const unknownMode = mode && !isMode(options, mode) ? mode : undefined;
-    if (mode && !unknownMode) return this.finish(await runExplicitMode(scope, options, task, mode));
+    if (mode && !unknownMode)
+      return this.finish(await runExplicitMode(scope, options, parts.runtime, task, mode));
     if (!state.complexity) {
       const routed = await routeToAgent(scope, options, task, unknownMode);
       if (routed) return this.finish(routed);
@@ -95,8 +98,14 @@ export class Orchestration {
       const verdict = await guardrails.checkOutput(done.output, { emit: this.bus, signal: this.signal });
       if (output && verdict.text !== done.output) done = await guardedObject(done, output, verdict.text);
       else done.output = verdict.text;
+      this.bus.releaseTokens(done.output, { agent: done.agent ?? answerAgent(done) });
     }
     await this.recorder.phase('done', { status: 'completed', output: done.output });
     return done;
   }
+}
+
+/** The agent whose text a run's answer is: the finalizer's for a plan, else the executor's. */
+function answerAgent(result: OrchestratorResult): string {
+  return result.complexity === 'complex' ? 'finalizer' : 'executor';
 }

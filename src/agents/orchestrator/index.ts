@@ -37,6 +37,7 @@ export {
 } from './todo-checklist.js';
 export {
   parseVerdict,
+  VERIFY_JSON_SYSTEM_PROMPT,
   VERIFY_SYSTEM_PROMPT,
   type Verdict,
   type Verification,

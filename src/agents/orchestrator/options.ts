@@ -19,7 +19,7 @@ import type { Guardrails } from '../../safety/guardrails/guardrails.js';
 import type { CheckpointStore } from '../../state/checkpoint-store.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolGate } from '../../tools/runner.js';
-import type { Tool } from '../../tools/types.js';
+import type { Tool, ToolRisk } from '../../tools/types.js';
 import type { ExecutorOptions } from '../executor/index.js';
 import type { HandoffManager } from '../handoff/index.js';
 import type { Plan, PlannerOptions } from '../planner/index.js';
@@ -33,11 +33,15 @@ import type { Verification } from './verify.js';
 
 /**
  * What explicit skill modes need of a skill registry (the skills layer's
- * `SkillRegistry` is one): a direct invocation, no model turn.
+ * `SkillRegistry` is one): a direct invocation, no model turn. The
+ * invocation is an `invoke_skill` tool call through the orchestrator's gate,
+ * as when a model calls the skill.
  */
 export interface DirectSkills {
   /** Whether a skill is registered (a `SkillRegistry` has it); lets a mode fall back to another skill. */
   has?(id: string): boolean;
+  /** A registered skill's risk, which approvals weigh. Without it, or for an unknown skill: `risky`. */
+  get?(id: string): { readonly risk?: ToolRisk } | undefined;
   invokeDirect(
     id: string,
     params: unknown,
@@ -188,6 +192,8 @@ export interface OrchestratorRunOptions {
 /** Options of {@link Orchestrator.resume}. */
 export interface ResumeOptions {
   signal?: AbortSignal;
+  /** The explicit mode the run was started with (`mode: 'app'`): a paused dedicated mode resumes in it. */
+  mode?: string;
   /** The resumed run's answer is an object of this schema, over the orchestrator's `output`. */
   output?: Schema;
   /** Limits of the resumed run, over the orchestrator's `budget`; what the run spent before counts. */

@@ -7,8 +7,9 @@
  */
 import { ConfigError } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
+import type { EventPayloads } from '../../core/events.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
-import { isBudgetStop, RunBudget, watchBudget } from '../../core/run-budget.js';
+import { checkModelPrices, isBudgetStop, RunBudget, watchBudget } from '../../core/run-budget.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import type { Schema } from '../../model/schema.js';
@@ -97,37 +98,54 @@ export class Orchestrator<T = undefined> {
    * Continues a saved run — after an approval, a restart or a crash — without
    * re-running completed steps or re-executing tools whose results were
    * recorded. `responses` answer the state's pending interrupts (by id); see
-   * {@link ResumeOptions}.
+   * {@link ResumeOptions}. With `checkpoints`, the resumed run first claims
+   * the run in the store (it saves the next revision only if the store still
+   * holds the state's): of two resumes of the same state, one runs and the
+   * other ends with a `CheckpointError` of kind `conflict`, having delivered
+   * no answer and run nothing.
    * @throws RunStateError for a state of an unknown version or shape.
    */
   resume(saved: unknown, options: ResumeOptions = {}): OrchestratorRun<OrchestratorResultOf<T>> {
     const state = parseRunState(saved);
-    for (const [id, response] of Object.entries(options.responses ?? {})) {
+    const deliveries = Object.entries(options.responses ?? {}).map(([id, response]) => {
       const interrupt = state.interrupts.find((i) => i.id === id);
       if (!interrupt) throw new ConfigError(`resume: no pending interrupt "${id}" in the saved state`);
-      this.deliver(interrupt.toolCallId, id, response);
-    }
-    if (state.approvedScopes?.length) this.options.approvals?.restoreScopes(state.approvedScopes);
+      return this.delivery(interrupt.toolCallId, id, response);
+    });
+    const scopes = state.approvedScopes ?? [];
     state.interrupts = [];
     if (state.status !== 'completed') state.status = 'running';
-    return this.start(state, { ...state.usage }, options) as OrchestratorRun<OrchestratorResultOf<T>>;
+    delete state.error;
+    // Answers reach the (shared) gate only once this resume owns the run.
+    const claimed = () => {
+      if (scopes.length) this.options.approvals?.restoreScopes(scopes);
+      for (const deliver of deliveries) deliver();
+    };
+    const run = this.start(state, { ...state.usage }, options, claimed);
+    return run as OrchestratorRun<OrchestratorResultOf<T>>;
   }
 
-  private deliver(toolCallId: string | undefined, id: string, response: ResumeResponse): void {
-    if (toolCallId && this.options.approvals) this.options.approvals.answer(toolCallId, response);
-    else if (this.options.interrupts) void this.options.interrupts.respond(id, response);
-    else
-      throw new ConfigError('resume: answering interrupts needs the `approvals` gate or an `interrupts` bus');
+  /** How an answer is delivered. @throws ConfigError when nothing can take it. */
+  private delivery(toolCallId: string | undefined, id: string, response: ResumeResponse): () => void {
+    const { approvals, interrupts } = this.options;
+    if (toolCallId && approvals) return () => approvals.answer(toolCallId, response);
+    if (interrupts) return () => void interrupts.respond(id, response);
+    throw new ConfigError('resume: answering interrupts needs the `approvals` gate or an `interrupts` bus');
   }
 
+  /** Starts a run; `claimed` (a resume) runs once the run is claimed in the store, before any work. */
   private start(
     initial: { runId: string; task: string } | RunState,
     usage: Usage,
     options: OrchestratorRunOptions,
+    claimed?: () => void,
   ): OrchestratorRun {
     const { signal, mode } = options;
     const output = options.output ?? this.options.output;
     const { clock, tracing } = this.runtime;
+    const limits = { ...this.options.budget, ...options.budget };
+    // Before any work: a cost limit that cannot count some model refuses to start in `fail` mode.
+    const unpriced = checkModelPrices(limits, this.parts.models, this.prices);
     const bus = new EventBus({ runId: initial.runId, clock, usage, prices: this.prices, tracing });
     let run: OrchestratorRun | undefined;
     const abort = (reason: unknown) => run?.abort(reason);
@@ -145,14 +163,14 @@ export class Orchestrator<T = undefined> {
     );
     recorder.listen((type, fn) => bus.on(type, fn));
     if (this.options.pauseOnInterrupt) pauseOnInterrupts(bus, recorder, this.defersApprovals, abort);
-    const limits = { ...this.options.budget, ...options.budget };
     const unwatch = RunBudget.isSet(limits) ? watchBudget(bus, limits, clock, abort) : undefined;
     run = new OrchestratorRun(
       {
         bus,
         signal,
         usage: () => usage,
-        body: (runSignal) => this.body({ bus, recorder, signal: runSignal }, usage, abort, { mode, output }),
+        body: (runSignal) =>
+          this.body({ bus, recorder, signal: runSignal }, usage, abort, { mode, output, unpriced, claimed }),
         complete: (r) => ({ output: r.output, status: r.status, usage: r.usage }),
       },
       recorder,
@@ -166,10 +184,21 @@ export class Orchestrator<T = undefined> {
     scope: RunScope,
     usage: Usage,
     abort: (reason: unknown) => void,
-    how: { mode?: string; output?: Schema },
+    how: {
+      mode?: string;
+      output?: Schema;
+      unpriced?: EventPayloads['unpriced_models'];
+      claimed?: () => void;
+    },
   ): Promise<OrchestratorResult> {
     const { bus, recorder, signal } = scope;
     bus.emit('run_started', { input: recorder.state.task });
+    if (how.unpriced) bus.emit('unpriced_models', how.unpriced);
+    if (how.claimed) {
+      // Outside the try: a resume that lost the claim must not record its end over the winner's state.
+      await recorder.claim();
+      how.claimed();
+    }
     try {
       const result =
         recorder.state.status === 'completed'

@@ -9,6 +9,7 @@
 import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
 import type { Usage } from '../../core/usage.js';
+import { toTandemError } from '../run.js';
 import type { OrchestratorResult } from './options.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -49,7 +50,10 @@ export async function stopped(
   const pause = pauseOf(signal.reason) ?? pauseOf(error);
   if (pause && !signal.aborted) abort(pause);
   const fatal = recorder.fatal;
-  await recorder.end(pause ? 'paused' : signal.aborted && !fatal ? 'running' : 'failed');
+  if (pause) await recorder.end('paused');
+  else if (signal.aborted && !fatal) await recorder.end('running');
+  // The state says why the run failed, for whoever loads or replays it.
+  else await recorder.end('failed', toTandemError(fatal ?? error));
   return fatal ?? pause ?? error;
 }
 

@@ -13,7 +13,7 @@ import { base64Replacer } from '../../core/media.js';
 import type { Message } from '../../core/messages.js';
 import type { Clock } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
-import { CheckpointError, type CheckpointStore } from '../../state/checkpoint-store.js';
+import { CheckpointError, type CheckpointStore, claimCheckpoint } from '../../state/checkpoint-store.js';
 import {
   type ConversationState,
   RUN_STATE_VERSION,
@@ -71,6 +71,8 @@ export class RunRecorder {
   /** Conversations recorded without a store, copied when a snapshot needs them. */
   private readonly live = new Map<string, LiveConversation>();
   private readonly counts: CheckpointReport = { saved: 0, failed: 0 };
+  /** The claim of a resume failed: another resume owns the run, so this one never writes. */
+  private lost = false;
 
   constructor(
     private readonly deps: {
@@ -162,10 +164,38 @@ export class RunRecorder {
     return this.save();
   }
 
-  /** Records how the run stopped and saves. */
-  end(status: RunState['status']): Promise<void> {
+  /** Records how the run stopped (and, when it failed, why) and saves. */
+  end(status: RunState['status'], error?: { kind: string; message: string }): Promise<void> {
     this.state.status = status;
+    if (error) this.state.error = { kind: error.kind, message: error.message };
+    else delete this.state.error;
     return this.save();
+  }
+
+  /**
+   * Claims a resumed run in the store before it does anything: saves the
+   * next revision only if the store still holds the state's own. Without a
+   * store there is nothing to claim.
+   * @throws CheckpointError `conflict` when another resume claimed the run
+   *   first (this recorder then never saves), or the store's error.
+   */
+  claim(): Promise<void> {
+    const store = this.deps.store;
+    if (!store) return Promise.resolve();
+    const expected = this.state.revision ?? 0;
+    const claiming = this.saving.then(async () => {
+      this.sync();
+      this.state.revision = expected + 1;
+      try {
+        await claimCheckpoint(store, this.state.runId, this.state, expected);
+        this.counts.saved++;
+      } catch (error) {
+        this.lost = true;
+        throw error;
+      }
+    });
+    this.saving = claiming.catch(() => undefined);
+    return claiming;
   }
 
   /** Forgets the conversation of a finished attempt. */
@@ -194,9 +224,11 @@ export class RunRecorder {
    */
   save(): Promise<void> {
     const store = this.deps.store;
-    if (!store) return Promise.resolve();
+    if (!store || this.lost) return Promise.resolve();
     const next = this.saving.then(async () => {
+      if (this.lost) return;
       this.sync();
+      this.state.revision = (this.state.revision ?? 0) + 1;
       try {
         await store.save(this.state.runId, this.state);
         this.counts.saved++;

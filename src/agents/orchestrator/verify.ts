@@ -8,7 +8,7 @@
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
-import type { ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import { parseJSONLoose } from '../../model/json.js';
 import { outputFormat, responseFormatFor, structuredOutputMode } from '../../model/structured.js';
 import type { ResponseFormat } from '../../model/types.js';
@@ -98,7 +98,11 @@ export async function verifyResults(input: {
       // Not streamed, so no verdict tokens reach the UI; `emit` still carries retries, fallbacks and the span.
       { signal: input.signal, stream: false, emit: input.emit },
     );
-    input.emit.emit('usage', { model: input.invoker.id, usage: response.usage, total: response.usage });
+    input.emit.emit('usage', {
+      model: answeringModelId(response, input.invoker),
+      usage: response.usage,
+      total: response.usage,
+    });
     return readVerdict(textOf(response.message));
   } catch (error) {
     if (isAbortError(error)) throw error;

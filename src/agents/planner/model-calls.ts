@@ -10,7 +10,7 @@ import type { z } from 'zod/v4';
 import { userMessage } from '../../core/messages.js';
 import type { Clock } from '../../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
-import type { ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import {
   type GenerateObjectResult,
   generateObject,
@@ -19,7 +19,7 @@ import {
 } from '../../model/json.js';
 import { preview } from '../../model/json-candidates.js';
 import { structuredOutputMode } from '../../model/structured.js';
-import type { ModelRequest } from '../../model/types.js';
+import type { ModelRequest, ModelResponse } from '../../model/types.js';
 import type { PlannerCallOptions } from './options.js';
 import { PlanError, type PlanErrorKind } from './plan-error.js';
 
@@ -62,8 +62,14 @@ export class PlannerCalls {
     const plain = jsonMode === true && structuredOutputMode(invoker.model.info) === 'none';
     const request = this.request(system, task, plain);
     const native = jsonMode !== false;
-    return this.run(kind, options, (usage) =>
-      generateObject({ ...this.callOptions(request, options, usage), schema, expect: 'object', native }),
+    return this.run(kind, options, (usage, onResponse) =>
+      generateObject({
+        ...this.callOptions(request, options, usage),
+        onResponse,
+        schema,
+        expect: 'object',
+        native,
+      }),
     );
   }
 
@@ -75,9 +81,10 @@ export class PlannerCalls {
     kind: PlanErrorKind,
     reask: string,
   ): Promise<string> {
-    const result = await this.run(kind, options, (usage) =>
+    const result = await this.run(kind, options, (usage, onResponse) =>
       generateWithRetry({
         ...this.callOptions(this.request(system, task, false), options, usage),
+        onResponse,
         parse: (text) => {
           const trimmed = text.trim();
           if (!trimmed) throw new StructuredOutputError('empty_reply', 'The reply was empty.', { text });
@@ -93,12 +100,16 @@ export class PlannerCalls {
   private async run<T>(
     kind: PlanErrorKind,
     options: PlannerCallOptions,
-    call: (usage: Usage) => Promise<T>,
+    call: (usage: Usage, onResponse: (response: ModelResponse) => void) => Promise<T>,
   ): Promise<T> {
     const usage = emptyUsage();
     const { invoker, usage: total } = this.settings;
+    // Booked to the model that answered: after a fallback, not the primary.
+    let model = invoker.id;
     try {
-      return await call(usage);
+      return await call(usage, (response) => {
+        model = answeringModelId(response, invoker);
+      });
     } catch (error) {
       if (!(error instanceof StructuredOutputError)) throw error;
       const failedKind = kind === 'invalid_plan' && error.kind === 'model_failed' ? 'model_failed' : kind;
@@ -118,7 +129,7 @@ export class PlannerCalls {
       addUsage(total, usage);
       if (options.usage) addUsage(options.usage, usage);
       // One `usage` event per operation keeps run totals (summed from events) complete.
-      options.emit?.emit('usage', { model: invoker.id, usage, total: { ...total } });
+      options.emit?.emit('usage', { model, usage, total: { ...total } });
     }
   }
 

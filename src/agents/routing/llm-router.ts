@@ -11,7 +11,7 @@ import type { Emitter, EventPayloads } from '../../core/events.js';
 import { userMessage } from '../../core/messages.js';
 import { type Clock, type Runtime, resolveRuntime } from '../../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
-import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, directInvoker, type ModelInvoker } from '../../model/invoke.js';
 import { DEFAULT_RETRY_DELAYS_MS, generateObject, StructuredOutputError } from '../../model/json.js';
 import { zodBuilt } from '../../model/lazy-zod.js';
 import type { ChatModel } from '../../model/types.js';
@@ -124,6 +124,8 @@ export class Router {
     if (explicit)
       return { agent: explicit, confidence: 1, reason: 'Explicit mode selection', method: 'explicit' };
     const usage = emptyUsage();
+    // Booked to the model that answered: after a fallback, not the primary.
+    let model = this.invoker.id;
     try {
       const { object } = await generateObject({
         invoker: this.invoker,
@@ -136,6 +138,9 @@ export class Router {
         signal: options.signal,
         emit: options.emit,
         usage,
+        onResponse: (response) => {
+          model = answeringModelId(response, this.invoker);
+        },
       });
       return this.decision(object.agent, object.confidence, object.reason);
     } catch (error) {
@@ -154,7 +159,7 @@ export class Router {
       addUsage(this.usage, usage);
       if (options.usage) addUsage(options.usage, usage);
       // Without the event, a routed run's total would leave the routing call out.
-      options.emit?.emit('usage', { model: this.invoker.id, usage, total: { ...this.usage } });
+      options.emit?.emit('usage', { model, usage, total: { ...this.usage } });
     }
   }
 

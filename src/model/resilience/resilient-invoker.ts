@@ -9,7 +9,7 @@
  */
 import { AbortError, ConfigError, type ModelError, type ModelErrorKind } from '../../core/errors.js';
 import { type Clock, type Random, type Runtime, sleep, systemClock, systemRandom } from '../../core/seams.js';
-import { emitPart, type InvokeOptions, type ModelInvoker } from '../invoke.js';
+import { answeredBy, emitPart, type InvokeOptions, type ModelInvoker } from '../invoke.js';
 import { responseToStream } from '../stream.js';
 import { tracedModelCall } from '../traced-call.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
@@ -80,7 +80,7 @@ export function createResilientInvoker(options: ResilientInvokerOptions): ModelI
 class ResilientInvoker implements ModelInvoker {
   readonly id: string;
   readonly model: ChatModel;
-  private readonly models: readonly ChatModel[];
+  readonly models: readonly ChatModel[];
   private readonly retry: RetryPolicy;
   private readonly stream: StreamPolicy;
   private readonly context: ContextRecoveryPolicy;
@@ -161,8 +161,10 @@ class ResilientInvoker implements ModelInvoker {
         }
         if (!useStream) replay(response, options);
         if (window !== undefined) this.learntWindows.set(model.id, window);
-        return response;
+        return answeredBy(response, model);
       } catch (raw) {
+        // A misconfigured model (no API key) is the app's to fix: no retry or fallback hides it.
+        if (raw instanceof ConfigError) throw raw;
         const error = toModelError(raw, model.id, signal);
         if (error instanceof AbortError || error instanceof StreamInterruptedError) throw error;
         const known = window ?? this.learntWindows.get(model.id) ?? windowOf(model, this.context);

@@ -192,7 +192,11 @@ export interface ProviderFactoryOptions {
   name: string;
   apiKey?: string;
   baseURL?: string;
-  /** The config's thinking flag (seed: `enable_thinking`), for adapters that know it. */
+  /**
+   * The config's thinking flag (seed: `enable_thinking`). `createOpenAI` sends
+   * it as the field the server at `baseURL` reads, and refuses it with a
+   * `ConfigError` on OpenAI's own API.
+   */
   thinking?: boolean;
 }
 

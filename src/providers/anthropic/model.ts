@@ -11,7 +11,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { envVar } from '../shared/env.js';
+import { type ApiKeySource, apiKeyOf, isHost } from '../shared/api-key.js';
 import { type HttpConfig, postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
 import { answerToolOf } from './answer-tool.js';
@@ -22,7 +22,11 @@ import type { AnthropicResponseBody } from './wire.js';
 
 /** Options of {@link createAnthropic}. */
 export interface AnthropicOptions extends HttpConfig {
-  /** API key sent as `x-api-key` (default `ANTHROPIC_API_KEY` from the environment when there is one). */
+  /**
+   * API key sent as `x-api-key` (default `ANTHROPIC_API_KEY` from the environment, read per request).
+   * Anthropic's own API with neither (nor an `x-api-key` or `authorization` header) throws a
+   * `ConfigError` at the first call, before any request; another `baseURL` needs none.
+   */
   apiKey?: string;
   /** API root (default `https://api.anthropic.com/v1`); requests go to `<baseURL>/messages`. */
   baseURL?: string;
@@ -44,10 +48,20 @@ const PROVIDER = 'anthropic';
 /** Creates the Anthropic provider. */
 export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvider {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com/v1').replace(/\/+$/, '');
-  const apiKey = options.apiKey ?? envVar('ANTHROPIC_API_KEY');
-  const headers: Record<string, string> = { 'anthropic-version': options.version ?? '2023-06-01' };
-  if (apiKey) headers['x-api-key'] = apiKey;
-  Object.assign(headers, options.headers);
+  const keySource: ApiKeySource = {
+    factory: 'createAnthropic',
+    given: options.apiKey,
+    env: ['ANTHROPIC_API_KEY'],
+    required: isHost(baseURL, 'api.anthropic.com'),
+    headers: options.headers,
+    authHeaders: ['x-api-key', 'authorization'],
+  };
+  const requestHeaders = (): Record<string, string> => {
+    const headers: Record<string, string> = { 'anthropic-version': options.version ?? '2023-06-01' };
+    const apiKey = apiKeyOf(keySource);
+    if (apiKey) headers['x-api-key'] = apiKey;
+    return Object.assign(headers, options.headers);
+  };
 
   return (modelId, settings = {}) => {
     const id = `${PROVIDER}:${modelId}`;
@@ -68,7 +82,7 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
       return postJSON({
         url: `${baseURL}/messages`,
         body,
-        headers,
+        headers: requestHeaders(),
         signal,
         fetch: options.fetch,
         timeoutMs: options.timeoutMs,

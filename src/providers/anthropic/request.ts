@@ -3,6 +3,7 @@
  * @module
  */
 import type { ModelRequest, ToolChoice } from '../../model/types.js';
+import { ANTHROPIC_LIMITS, MediaBudget } from '../shared/media-limits.js';
 import { answerToolInstruction, answerToolOf, answerToolSpec } from './answer-tool.js';
 import { applyCacheBreakpoints, type CacheOptions } from './cache.js';
 import { toAnthropicMessages } from './messages.js';
@@ -71,7 +72,8 @@ function forcible(request: ModelRequest, settings: AnthropicModelSettings): bool
  * Builds the request body for `model`. Never modifies `request`. A response
  * format with a schema becomes the answer tool (`answer-tool.ts`).
  * @param inputMediaTypes - media types the model takes (`ModelInfo.inputMediaTypes`).
- * @throws ModelError `bad_request` for an image or file Anthropic or the model cannot take.
+ * @throws ModelError `bad_request` for an image or file Anthropic or the model cannot take, or
+ * one over Anthropic's size limits (an image over 5 MB, inline data over 32 MB, as base64).
  */
 export function toAnthropicBody(
   model: string,
@@ -89,6 +91,7 @@ export function toAnthropicBody(
     provider: 'anthropic',
     model,
     accepts: inputMediaTypes,
+    budget: new MediaBudget(ANTHROPIC_LIMITS),
   });
   let system = blocks.length > 0 ? blocks : undefined;
   if (settings.cache !== false) {

@@ -13,7 +13,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { envVar } from '../shared/env.js';
+import { type ApiKeySource, apiKeyOf, isHost } from '../shared/api-key.js';
 import { type HttpConfig, postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
 import { type GeminiModelSettings, toGeminiBody } from './request.js';
@@ -23,7 +23,11 @@ import type { GeminiResponseBody } from './wire.js';
 
 /** Options of {@link createGemini}. */
 export interface GeminiOptions extends HttpConfig {
-  /** API key sent as `x-goog-api-key` (default `GEMINI_API_KEY`, then `GOOGLE_API_KEY`, from the environment). */
+  /**
+   * API key sent as `x-goog-api-key` (default `GEMINI_API_KEY`, then `GOOGLE_API_KEY`, from the environment,
+   * read per request). Google's own API with none (nor an `x-goog-api-key` or `authorization` header) throws
+   * a `ConfigError` at the first call, before any request; another `baseURL` needs none.
+   */
   apiKey?: string;
   /** API root (default `https://generativelanguage.googleapis.com/v1beta`); requests go to `<baseURL>/models/<model>:…`. */
   baseURL?: string;
@@ -59,10 +63,20 @@ function authFailure(error: unknown): unknown {
 /** Creates the Gemini provider. */
 export function createGemini(options: GeminiOptions = {}): GeminiProvider {
   const baseURL = (options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta').replace(/\/+$/, '');
-  const apiKey = options.apiKey ?? envVar('GEMINI_API_KEY', 'GOOGLE_API_KEY');
-  const headers: Record<string, string> = {};
-  if (apiKey) headers['x-goog-api-key'] = apiKey;
-  Object.assign(headers, options.headers);
+  const keySource: ApiKeySource = {
+    factory: 'createGemini',
+    given: options.apiKey,
+    env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    required: isHost(baseURL, 'generativelanguage.googleapis.com'),
+    headers: options.headers,
+    authHeaders: ['x-goog-api-key', 'authorization'],
+  };
+  const requestHeaders = (): Record<string, string> => {
+    const headers: Record<string, string> = {};
+    const apiKey = apiKeyOf(keySource);
+    if (apiKey) headers['x-goog-api-key'] = apiKey;
+    return Object.assign(headers, options.headers);
+  };
 
   return (modelId, settings = {}) => {
     const id = `${PROVIDER}:${modelId}`;
@@ -81,7 +95,7 @@ export function createGemini(options: GeminiOptions = {}): GeminiProvider {
       postJSON({
         url,
         body: toGeminiBody(request, settings, { ...ctx, accepts: info.inputMediaTypes }),
-        headers,
+        headers: requestHeaders(),
         signal,
         fetch: options.fetch,
         timeoutMs: options.timeoutMs,

@@ -4,6 +4,7 @@
  */
 import type { ModelRequest, ToolChoice } from '../../model/types.js';
 import type { MediaContext } from '../shared/media.js';
+import { GEMINI_LIMITS, MediaBudget } from '../shared/media-limits.js';
 import { toGeminiContents } from './contents.js';
 import type { GeminiRequestBody } from './wire.js';
 
@@ -60,14 +61,16 @@ function generationConfig(request: ModelRequest, settings: GeminiModelSettings):
  * `generationConfig` is merged into the generated one rather than replacing it.
  * Never modifies `request`.
  * @param media - who maps images and files, for checks and errors.
- * @throws ModelError `bad_request` for an image or file the model cannot take.
+ * @throws ModelError `bad_request` for an image or file the model cannot take, or one over
+ * Gemini's inline limits (100 MB of inline data per request, 50 MB per PDF, as base64).
  */
 export function toGeminiBody(
   request: ModelRequest,
   settings: GeminiModelSettings = {},
-  media?: MediaContext,
+  media: MediaContext = { provider: 'gemini', model: 'unknown' },
 ): GeminiRequestBody {
-  const body: GeminiRequestBody = { contents: toGeminiContents(request.messages, media) };
+  const budget = new MediaBudget(GEMINI_LIMITS);
+  const body: GeminiRequestBody = { contents: toGeminiContents(request.messages, { ...media, budget }) };
   const system = systemInstruction(request.system);
   if (system) body.systemInstruction = system;
   if (request.tools && request.tools.length > 0) {

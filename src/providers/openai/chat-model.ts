@@ -12,6 +12,7 @@ import type {
   ModelStreamPart,
 } from '../../model/types.js';
 import { postJSON, readJSONBody } from '../shared/http.js';
+import { OPENAI_LIMITS } from '../shared/media-limits.js';
 import { readSSE } from '../shared/sse.js';
 import { chatRequestBody } from './chat-request.js';
 import { fromChatCompletion, type ReplyContext } from './chat-response.js';
@@ -72,6 +73,7 @@ export class OpenAIChatModel implements ChatModel {
         provider: this.config.provider,
         settings: this.settings,
         maxTokensParam: this.maxTokensParam,
+        mediaLimits: isOpenAIHost(this.config.baseURL) ? OPENAI_LIMITS : undefined,
       },
       stream,
     );

@@ -5,6 +5,7 @@
 import type { AssistantMessage, Message } from '../../core/messages.js';
 import type { ModelRequest, SystemPart, ToolChoice } from '../../model/types.js';
 import type { MediaContext } from '../shared/media.js';
+import { MediaBudget, type MediaLimits } from '../shared/media-limits.js';
 import { attachmentsMessage, chatUserMessage, type PlacedResult } from './chat-media.js';
 import type { OpenAIChatSettings, ReplayReasoning } from './chat-settings.js';
 import type { WireMessage, WireToolCall } from './chat-wire.js';
@@ -16,6 +17,8 @@ export interface ChatBodyContext {
   provider: string;
   settings: OpenAIChatSettings;
   maxTokensParam: 'max_tokens' | 'max_completion_tokens';
+  /** The server's size limits for inline images and files, when known (OpenAI's own API). */
+  mediaLimits?: MediaLimits;
 }
 
 /** The system prompt as one string (blocks joined by blank lines), or `undefined` when empty. */
@@ -104,7 +107,12 @@ export function chatRequestBody(
   const messages: WireMessage[] = [];
   const system = systemText(request.system);
   if (system) messages.push({ role: 'system', content: system });
-  const media = { provider: ctx.provider, model: ctx.modelId, accepts: settings.info?.inputMediaTypes };
+  const media: MediaContext = {
+    provider: ctx.provider,
+    model: ctx.modelId,
+    accepts: settings.info?.inputMediaTypes,
+  };
+  if (ctx.mediaLimits) media.budget = new MediaBudget(ctx.mediaLimits);
   messages.push(...toWireMessages(request.messages, settings.replayReasoning ?? 'auto', media));
 
   const body: Record<string, unknown> = { model: ctx.modelId, messages };

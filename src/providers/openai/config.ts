@@ -3,15 +3,17 @@
  * Responses), resolved once per `createOpenAI` call.
  * @module
  */
-import { envVar } from '../shared/env.js';
+import { apiKeyOf } from '../shared/api-key.js';
 
 /** Options of `createOpenAI`. */
 export interface OpenAIProviderOptions {
   /**
    * API key, sent as `Authorization: Bearer <key>`. When omitted and `baseURL`
    * is OpenAI's own, `OPENAI_API_KEY` from the environment is used (read
-   * safely: runtimes without `process` are fine). Other servers never get the
-   * environment's OpenAI key.
+   * safely: runtimes without `process` are fine, and per request); with
+   * neither (nor an `authorization` header), a call throws a `ConfigError`
+   * before any request. Other servers never get the environment's OpenAI
+   * key, and need none.
    */
   apiKey?: string;
   /** Base URL of the API (default `https://api.openai.com/v1`); any OpenAI-compatible server's `/v1`. */
@@ -28,6 +30,16 @@ export interface OpenAIProviderOptions {
   organization?: string;
   /** `OpenAI-Project` header. */
   project?: string;
+  /**
+   * Turns the models' thinking on or off (a providers config's
+   * `enable_thinking`), as the server at `baseURL` names the switch:
+   * `enable_thinking` on Alibaba Cloud (DashScope), `thinking: { type }` on
+   * DeepSeek, Zhipu GLM and Moonshot Kimi, `chat_template_kwargs` on any
+   * other server (vLLM, SGLang, llama.cpp). Chat Completions models only;
+   * a `ConfigError` on OpenAI's own API, which has no such switch.
+   * `extraBody` and `providerOptions` still override it.
+   */
+  thinking?: boolean;
 }
 
 /** Options after defaults, shared by the Chat and Responses models. */
@@ -76,7 +88,16 @@ export function resolveOpenAIConfig(options: OpenAIProviderOptions = {}): Resolv
     timeoutMs: options.timeoutMs,
     headers() {
       const headers: Record<string, string> = {};
-      const apiKey = options.apiKey ?? (useEnvKey ? envVar('OPENAI_API_KEY') : undefined);
+      const apiKey = useEnvKey
+        ? apiKeyOf({
+            factory: 'createOpenAI',
+            given: options.apiKey,
+            env: ['OPENAI_API_KEY'],
+            required: true,
+            headers: options.headers,
+            authHeaders: ['authorization'],
+          })
+        : options.apiKey;
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
       if (options.organization) headers['openai-organization'] = options.organization;
       if (options.project) headers['openai-project'] = options.project;

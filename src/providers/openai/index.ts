@@ -10,11 +10,13 @@
  * ```
  * @packageDocumentation
  */
+import { ConfigError } from '../../core/errors.js';
 import type { ChatModel } from '../../model/types.js';
 import { OpenAIChatModel } from './chat-model.js';
 import type { OpenAIChatSettings } from './chat-settings.js';
 import { type OpenAIProviderOptions, resolveOpenAIConfig } from './config.js';
 import { createOpenAIResponsesModel, type OpenAIResponsesSettings } from './responses.js';
+import { thinkingFields } from './thinking.js';
 
 export { OpenAIChatModel } from './chat-model.js';
 export type { OpenAIChatSettings, ReplayReasoning } from './chat-settings.js';
@@ -54,11 +56,24 @@ export interface OpenAIProvider {
  */
 export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const config = resolveOpenAIConfig(options);
+  const thinking =
+    options.thinking === undefined ? undefined : thinkingFields(config.baseURL, options.thinking);
   const chat = (modelId: string, settings?: OpenAIChatSettings): OpenAIChatModel =>
-    new OpenAIChatModel(config, modelId, settings);
+    new OpenAIChatModel(
+      config,
+      modelId,
+      thinking ? { ...settings, extraBody: { ...thinking, ...settings?.extraBody } } : settings,
+    );
   const provider = ((modelId: string, settings?: OpenAIChatSettings) =>
     chat(modelId, settings)) as OpenAIProvider;
   provider.chat = chat;
-  provider.responses = (modelId, settings) => createOpenAIResponsesModel(config, modelId, settings);
+  provider.responses = (modelId, settings) => {
+    if (thinking) {
+      throw new ConfigError(
+        `createOpenAI: thinking applies to Chat Completions models, not the Responses model ${modelId}: set its reasoningEffort`,
+      );
+    }
+    return createOpenAIResponsesModel(config, modelId, settings);
+  };
   return provider;
 }

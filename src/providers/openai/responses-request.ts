@@ -3,6 +3,8 @@
  * @module
  */
 import type { ModelInfo, ModelRequest, SystemPart } from '../../model/types.js';
+import type { MediaContext } from '../shared/media.js';
+import { MediaBudget, type MediaLimits } from '../shared/media-limits.js';
 import { toResponsesInput } from './responses-input.js';
 
 /** Options of one Responses model, fixed when it is created. */
@@ -67,6 +69,8 @@ function textFormatOf(format: ModelRequest['responseFormat']): unknown {
  * Builds the JSON body of one Responses call. `stop` sequences are not sent:
  * the Responses API has no such parameter. `providerOptions.openai` is merged
  * in last, so it can set or override any field.
+ * @param mediaLimits - the server's size limits for inline images and files, when known.
+ * @throws ModelError `bad_request` for an image or file the model cannot take or over `mediaLimits`.
  */
 export function buildResponsesBody(
   request: ModelRequest,
@@ -74,6 +78,7 @@ export function buildResponsesBody(
   settings: OpenAIResponsesSettings,
   stream: boolean,
   provider?: string,
+  mediaLimits?: MediaLimits,
 ): Record<string, unknown> {
   const overrides = request.providerOptions?.openai;
   // A per-call `store` decides how reasoning is replayed, so it is honoured here too.
@@ -82,7 +87,12 @@ export function buildResponsesBody(
   const body: Record<string, unknown> = { model: modelId };
   const instructions = instructionsOf(request.system);
   if (instructions) body.instructions = instructions;
-  const media = { provider: provider ?? 'openai', model: modelId, accepts: settings.info?.inputMediaTypes };
+  const media: MediaContext = {
+    provider: provider ?? 'openai',
+    model: modelId,
+    accepts: settings.info?.inputMediaTypes,
+  };
+  if (mediaLimits) media.budget = new MediaBudget(mediaLimits);
   body.input = toResponsesInput(request.messages, store, media);
   if (request.tools?.length) {
     body.tools = request.tools.map((tool) => ({

@@ -12,8 +12,9 @@ import type {
   ModelStreamPart,
 } from '../../model/types.js';
 import { postJSON, readJSONBody } from '../shared/http.js';
+import { OPENAI_LIMITS } from '../shared/media-limits.js';
 import { readSSE } from '../shared/sse.js';
-import type { ResolvedOpenAIConfig } from './config.js';
+import { isOpenAIHost, type ResolvedOpenAIConfig } from './config.js';
 import { buildResponsesBody, isReasoningModel, type OpenAIResponsesSettings } from './responses-request.js';
 import { parseResponsesObject } from './responses-response.js';
 import { responsesStreamParts } from './responses-stream.js';
@@ -35,11 +36,13 @@ export function createOpenAIResponsesModel(
   const id = `${config.provider}:${modelId}`;
   const url = `${config.baseURL.replace(/\/+$/, '')}/responses`;
   const ctx = { provider: config.provider, model: modelId };
+  // OpenAI's stated limits; a compatible server's own are not known here.
+  const limits = isOpenAIHost(config.baseURL) ? OPENAI_LIMITS : undefined;
 
   const post = (request: ModelRequest, stream: boolean, signal: AbortSignal | undefined) =>
     postJSON({
       url,
-      body: buildResponsesBody(request, modelId, settings, stream, config.provider),
+      body: buildResponsesBody(request, modelId, settings, stream, config.provider, limits),
       headers: stream ? { ...config.headers(), accept: 'text/event-stream' } : config.headers(),
       signal,
       fetch: config.fetch,

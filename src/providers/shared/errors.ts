@@ -6,6 +6,7 @@
  */
 import { ModelError, type ModelErrorKind } from '../../core/errors.js';
 import { systemClock } from '../../core/seams.js';
+import { isBareNotFound, pageLine, pageMessage } from './error-page.js';
 
 /** Who a failure came from; `model` is the provider's model name. */
 export interface ErrorContext {
@@ -25,6 +26,11 @@ export interface ResponseErrorContext extends ErrorContext {
    * (OpenRouter's "Token limit reached" after `finish_reason: length`).
    */
   afterOutput?: boolean;
+  /**
+   * The URL called: named in the message of a reply that is not the
+   * provider's error JSON, and of every 404, with what to check.
+   */
+  url?: string;
 }
 
 // Generic phrases (seed-behaviours §58) plus the wording of OpenAI, Anthropic,
@@ -186,9 +192,27 @@ export function errorFromBody(
   ctx: ResponseErrorContext,
   headers?: Headers,
 ): ModelError {
+  return errorOf(status, body, ctx, headers);
+}
+
+/** How {@link errorOf} shows an error: the message made of the body's, and the body kept. */
+interface Shown {
+  message(said: string): string;
+  body?: unknown;
+}
+
+/** {@link errorFromBody}, the message and the body kept as `shown` says. */
+function errorOf(
+  status: number,
+  body: unknown,
+  ctx: ResponseErrorContext,
+  headers: Headers | undefined,
+  shown?: Shown,
+): ModelError {
   const fields = errorFields(body);
-  const message = fields.message ?? `HTTP ${status}`;
-  const kind = kindFor(status, fields, message, ctx);
+  const said = fields.message ?? `HTTP ${status}`;
+  const kind = kindFor(status, fields, said, ctx);
+  const message = shown ? shown.message(said) : said;
   const retryAfterMs =
     kind === 'rate_limit' || kind === 'overloaded' || kind === 'server'
       ? ((headers ? parseRetryAfter(headers, ctx.now ?? systemClock.now()) : undefined) ??
@@ -201,7 +225,7 @@ export function errorFromBody(
     model: `${ctx.provider}:${ctx.model}`,
     // Quota exhaustion arrives as 429 but no wait fixes it.
     retryable: fields.code === 'insufficient_quota' ? false : undefined,
-    body,
+    body: shown && 'body' in shown ? shown.body : body,
   });
 }
 
@@ -227,7 +251,14 @@ export function parseJSONOrText(text: string): unknown {
   }
 }
 
-/** A {@link ModelError} for a non-2xx HTTP response; the message is the provider's own. */
+/**
+ * A {@link ModelError} for a non-2xx HTTP response. The message is the
+ * provider's own when its body is the API's error JSON. A body that is not
+ * (a plain-text or HTML page, or a bare "Not Found") comes from whatever
+ * answers at the URL: the message is the page as one short line, and for a
+ * 404 or 405 the URL called and what to check; `body` keeps the page's first
+ * 500 characters.
+ */
 export function errorFromResponse(
   status: number,
   headers: Headers,
@@ -235,9 +266,19 @@ export function errorFromResponse(
   ctx: ResponseErrorContext,
 ): ModelError {
   const body = parseJSONOrText(bodyText);
-  // Plain-text / HTML error pages: keep the message short enough to log.
-  const shown = typeof body === 'string' && body.length > 500 ? `${body.slice(0, 500)}…` : body;
-  return errorFromBody(status, shown, ctx, headers);
+  if (typeof body === 'string') {
+    const line = pageLine(body);
+    return errorOf(status, line, ctx, headers, {
+      message: () => pageMessage(status, line, ctx.url),
+      body: body.length > 500 ? `${body.slice(0, 500)}…` : body,
+    });
+  }
+  // A JSON error of the API itself (an unknown model) means the URL is right: its words are enough.
+  if (status !== 404 || ctx.url === undefined || !isBareNotFound(errorFields(body).message)) {
+    return errorFromBody(status, body, ctx, headers);
+  }
+  const { url } = ctx;
+  return errorOf(status, body, ctx, headers, { message: (said) => pageMessage(status, said, url) });
 }
 
 const CONNECTION_PATTERN =

@@ -133,6 +133,7 @@ export async function postJSON(options: PostOptions): Promise<Response> {
   }
   throw errorFromResponse(response.status, response.headers, text, {
     ...ctx,
+    url: options.url,
     isContextLength: options.isContextLength,
     now: (options.clock ?? systemClock).now(),
   });

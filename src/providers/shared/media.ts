@@ -6,14 +6,17 @@
  * @module
  */
 import { ModelError } from '../../core/errors.js';
-import { describeMedia, mediaBase64, mediaPartProblem } from '../../core/media.js';
+import { describeMedia, mediaBase64, mediaByteLength, mediaPartProblem } from '../../core/media.js';
 import type { MediaPart, ToolResultPart } from '../../core/messages.js';
 import type { ErrorContext } from './errors.js';
+import type { MediaBudget } from './media-limits.js';
 
 /** Who maps the parts: the adapter and model, and the media types the model takes. */
 export interface MediaContext extends ErrorContext {
   /** `ModelInfo.inputMediaTypes`; absent when the model takes whatever the adapter maps. */
   accepts?: readonly string[];
+  /** The provider's size limits and this request's totals so far; absent when no limits are known. */
+  budget?: MediaBudget;
 }
 
 /** Where a part of a user message sits, for error messages. */
@@ -39,17 +42,23 @@ function matches(pattern: string, mediaType: string): boolean {
 }
 
 /**
- * Checks that `part` is well formed and that the model takes its media type.
+ * Checks that `part` is well formed, not empty, taken by the model, and
+ * within the provider's size limits (`ctx.budget`, which counts it).
  * @throws ModelError `bad_request` naming the part otherwise.
  */
 export function checkMedia(part: MediaPart, where: string, ctx: MediaContext): void {
   const problem = mediaPartProblem(part);
   if (problem) throw mediaError(ctx, where, part, problem);
+  // Every provider refuses an empty image or file, after the request was paid for.
+  if (part.data !== undefined && mediaByteLength(part.data) === 0)
+    throw mediaError(ctx, where, part, 'it is empty (0 bytes)');
   const accepts = ctx.accepts;
   if (accepts && !accepts.some((pattern) => matches(pattern, part.mediaType))) {
     const taken = accepts.length > 0 ? accepts.join(', ') : 'no images or files';
     throw mediaError(ctx, where, part, `the model takes ${taken} (ModelInfo.inputMediaTypes)`);
   }
+  const over = ctx.budget?.take(part);
+  if (over) throw mediaError(ctx, where, part, over);
 }
 
 /** The part's bytes as base64 text (the part must have `data`). */

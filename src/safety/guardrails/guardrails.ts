@@ -16,8 +16,8 @@ import {
   DEFAULT_UNTRUSTED_TOOL_PATTERN,
   type UntrustedLevel,
   untrustedContentGuardrail,
-  wrapUntrusted,
 } from './untrusted.js';
+import { UNTRUSTED_SLICE_CHARS, wrapInSlices, wrapUntrusted } from './untrusted-scan.js';
 
 /** Options of {@link Guardrails}. */
 export interface GuardrailsOptions {
@@ -131,6 +131,11 @@ export class Guardrails {
     this.wrapToolOutput = toolOutput.wrap ?? true;
   }
 
+  /** Whether the output stage has guardrails: a run then holds its `token` events until the answer is checked. */
+  get checksOutput(): boolean {
+    return this.output.length > 0;
+  }
+
   /** Checks user input. `text` is the input as the guardrails left it. */
   async checkInput(text: string, options: GuardrailCheckOptions = {}): Promise<TextVerdict> {
     const { subject, ...verdict } = await runGuardrails(this.input, text, this.runOptions('input', options));
@@ -200,20 +205,29 @@ export class Guardrails {
         untrusted: true,
       };
     }
-    return {
-      ...verdict,
-      text: this.wrapToolOutput ? wrapUntrusted(subject, toolName) : subject,
-      untrusted: true,
-    };
+    let framed = subject;
+    if (this.wrapToolOutput) {
+      framed =
+        subject.length > UNTRUSTED_SLICE_CHARS
+          ? await wrapInSlices(subject, toolName, options.signal)
+          : wrapUntrusted(subject, toolName);
+    }
+    return { ...verdict, text: framed, untrusted: true };
   }
 
   /**
    * The tool-output stage as a runner filter: pass it as the Executor's
-   * `outputFilter`. Outputs of trusted tools pass untouched.
+   * `outputFilter`. Outputs of trusted tools pass untouched; a blocked
+   * output is withheld whole, the tool's images and files included.
    */
   outputFilter(): ToolOutputFilter {
-    return async (output, call, ctx) =>
-      (await this.checkToolOutput(call.tool.name, output, { emit: ctx.emit, signal: ctx.signal })).text;
+    return async (output, call, ctx) => {
+      const verdict = await this.checkToolOutput(call.tool.name, output, {
+        emit: ctx.emit,
+        signal: ctx.signal,
+      });
+      return verdict.blocked ? { output: verdict.text, withheld: true } : verdict.text;
+    };
   }
 
   private runOptions(stage: 'input' | 'output' | 'tool', options: GuardrailCheckOptions) {

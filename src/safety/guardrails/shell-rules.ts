@@ -23,6 +23,12 @@ const DANGEROUS_TARGET = new RegExp(
 const DISK_DEVICE =
   /\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/|md\d|loop\d|dm-\d)/;
 
+// Endless sources of zeros or noise: `dd` copying one into a file wipes the
+// file or fills the disk (the seed blocked every `dd if=`).
+const FILL_SOURCE = /^if=\/dev\/(?:zero|u?random)$/;
+// `of=` onto a file; `/dev/null` and other non-disk devices write nothing.
+const DD_FILE_OUTPUT = /^of=(?!\/dev\/)./;
+
 const FETCHER = /^(?:curl|wget|fetch)$/i;
 const FETCHER_ANYWHERE = /curl|wget|fetch/i;
 const INTERPRETER = /^(?:(?:ba|z|k|da|fi|c|tc)?sh|python[\d.]*|perl|ruby|node)$/i;
@@ -85,7 +91,8 @@ export function scanShell(command: string, maxLength: number, meter: ScanMeter):
     (text.includes('|') && forkBomb(tokens, meter)) ||
     (FETCHER_ANYWHERE.test(text) && remoteScript(tokens, each)) ||
     (text.includes('/dev/') && each((from, to, opsFrom) => deviceWrite(tokens, from, to, opsFrom))) ||
-    (DESTRUCTIVE_ANYWHERE.test(text) && each((from, to) => destructive(tokens, from, to, meter))) ||
+    (DESTRUCTIVE_ANYWHERE.test(text) &&
+      each((from, to) => destructive(tokens, from, to, meter, redirectsToFile(tokens, to)))) ||
     OK
   );
 }
@@ -176,17 +183,28 @@ interface Tail {
   anyTarget: string | undefined;
   /** Some `of=<disk device>` (dd). */
   ddDevice: boolean;
+  /** Some `if=/dev/zero`, `if=/dev/urandom` or `if=/dev/random` (dd). */
+  ddFill: boolean;
+  /** Some `of=<file>`, or the command's output redirected into a file (dd). */
+  ddFile: boolean;
   /** Some word naming a disk device (shred). */
   device: boolean;
 }
 
 /**
- * `rm -rf /`, `chmod -R 777 /etc`, `mkfs`, `dd of=/dev/sda`, `shred /dev/sda`
- * anywhere in one simple command. Skips commands naming none of these; else
+ * `rm -rf /`, `chmod -R 777 /etc`, `mkfs`, `dd of=/dev/sda`,
+ * `dd if=/dev/zero of=x`, `shred /dev/sda` anywhere in one simple command
+ * (`redirected`: its output goes into a file). Skips commands naming none of these; else
  * walks the words right to left, keeping one summary of the arguments after
  * the current word, so each word is visited once.
  */
-function destructive(tokens: readonly string[], start: number, end: number, meter: ScanMeter) {
+function destructive(
+  tokens: readonly string[],
+  start: number,
+  end: number,
+  meter: ScanMeter,
+  redirected: boolean,
+) {
   let first = start;
   while (first < end && !isDestructiveName(commandName(tokens[first]!))) first++;
   if (first === end) return undefined;
@@ -197,6 +215,8 @@ function destructive(tokens: readonly string[], start: number, end: number, mete
     target: undefined,
     anyTarget: undefined,
     ddDevice: false,
+    ddFill: false,
+    ddFile: redirected,
     device: false,
   };
   let found: ShellVerdict | undefined;
@@ -221,6 +241,8 @@ function commandVerdict(name: string, tail: Tail): ShellVerdict | undefined {
   if (MKFS.test(name)) return block('shell.mkfs', `Command creates or wipes a filesystem (${name})`);
   if (name === 'dd' && tail.ddDevice)
     return block('shell.dd_device', 'Command writes to a disk device with dd');
+  if (name === 'dd' && tail.ddFill && tail.ddFile)
+    return block('shell.dd_fill', 'Command overwrites a file with zeros or random bytes using dd');
   if (name === 'shred' && tail.device) return block('shell.dd_device', 'Command shreds a disk device');
   return undefined;
 }
@@ -231,6 +253,8 @@ function addWord(word: string, tail: Tail): void {
   const dangerous = (lead === '/' || lead === '~' || lead === '$') && DANGEROUS_TARGET.test(word);
   const device = word.includes('/dev/') && DISK_DEVICE.test(word);
   tail.ddDevice ||= device && word.startsWith('of=');
+  tail.ddFill ||= FILL_SOURCE.test(word);
+  tail.ddFile ||= DD_FILE_OUTPUT.test(word);
   tail.device ||= device;
   if (word === '--') {
     // After `--` every word is an operand and no word is an option.
@@ -293,6 +317,17 @@ function isDiskDevice(word: string): boolean {
 function onlyOptions(tokens: readonly string[], from: number, end: number): boolean {
   for (let k = from; k < end; k++) if (!tokens[k]!.startsWith('-')) return false;
   return true;
+}
+
+/**
+ * Whether the command whose words end at `end` sends its standard output into
+ * a file: `> x`, `>> x`, `1> x`, not `2> x` or `> /dev/null`.
+ */
+function redirectsToFile(tokens: readonly string[], end: number): boolean {
+  if (!REDIRECTS.has(tokens[end] ?? '')) return false;
+  const fd = tokens[end - 1]!;
+  const target = tokens[end + 1];
+  return (fd.length !== 1 || fd === '1' || fd < '0' || fd > '9') && !!target && !target.startsWith('/dev/');
 }
 
 /** Only `<` operators in `tokens[from..to)`: `bash < <(curl …)` runs the download as well. */

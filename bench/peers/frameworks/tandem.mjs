@@ -1,6 +1,8 @@
 // tandem (this project's build): Executor with a ChatModel fake, one zod tool.
-// The tandem build to measure: TANDEM_DIST (set by bench/peers/run.sh).
-const { defineTool, Executor } = await import(process.env.TANDEM_DIST);
+// The tandem build to measure: TANDEM_DIST, by default the repository's dist/
+// (`npm run build` first; bench/peers/run.sh does).
+const DIST = process.env.TANDEM_DIST ?? new URL('../../../dist/index.js', import.meta.url).href;
+const { defineTool, Executor } = await import(DIST);
 
 import {
   addImpl,
@@ -18,7 +20,7 @@ export const meta = {
   id: 'tandem',
   label: 'tandem-agents',
   packages: ['zod'],
-  imports: [process.env.TANDEM_DIST, 'zod'],
+  imports: [DIST, 'zod'],
   api: 'new Executor({model, tools}).run(input) → for await events / await run.result',
 };
 

@@ -1,0 +1,60 @@
+/**
+ * What the runner's gate and output filter decide, turned into the settled
+ * result of a call. Internal to the tool runner.
+ * @module
+ */
+import { errorMessage } from '../core/errors.js';
+import { abortedText, type Settled } from './invoke.js';
+
+/** A gate's decision (the runner's `GateDecision`). */
+type Decision = { allow: true } | { allow: false; result: string; isError?: boolean; deferred?: true };
+
+/**
+ * Applies `filterOutput` to a successful call. A failure never lets the
+ * unfiltered output through; a withheld output drops the tool's images and
+ * files with its text, and whatever the filter lets through keeps them.
+ */
+export async function filter(
+  filterOutput: (output: string) => unknown,
+  settled: Settled,
+  toolName: string,
+  signal: AbortSignal,
+): Promise<Settled> {
+  const { output, attachments } = settled;
+  let filtered: unknown;
+  try {
+    filtered = await filterOutput(output);
+  } catch (error) {
+    if (signal.aborted) return { output: abortedText(toolName), isError: true };
+    return { output: `Error: the tool's output filter failed: ${errorMessage(error)}`, isError: true };
+  }
+  if (isWithheld(filtered)) return { output: filtered.output, isError: false, filtered: true };
+  if (typeof filtered !== 'string') {
+    return {
+      output: `Error: the tool's output filter failed: it returned ${typeof filtered}`,
+      isError: true,
+    };
+  }
+  const result: Settled =
+    filtered === output ? { output, isError: false } : { output: filtered, isError: false, filtered: true };
+  if (attachments) result.attachments = attachments;
+  return result;
+}
+
+function isWithheld(value: unknown): value is { output: string; withheld: true } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { output, withheld } = value as { output?: unknown; withheld?: unknown };
+  return withheld === true && typeof output === 'string';
+}
+
+/** What a gate's decision settles the call with: `undefined` lets it run. */
+export function denial(decision: Decision | undefined): Settled | undefined {
+  if (!decision || decision.allow) return undefined;
+  const settled: Settled = { output: decision.result, isError: decision.isError ?? true };
+  if (decision.deferred) settled.deferred = true;
+  return settled;
+}
+
+export function gateFailure(error: unknown): Settled {
+  return { output: `Error: ${errorMessage(error)}`, isError: true };
+}

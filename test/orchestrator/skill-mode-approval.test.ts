@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ApprovalGate,
+  createSkillTools,
+  defineSkill,
+  MemoryCheckpointStore,
+  MemoryInterruptBus,
+  Orchestrator,
+  RunError,
+  type RunState,
+  SkillRegistry,
+  type TandemEvent,
+} from '../../src/index.js';
+import { ScriptedModel, testRuntime } from '../../src/testing/index.js';
+
+/** A risky skill (deploys an app) and a record of its runs. */
+function appSkills() {
+  const built: string[] = [];
+  const skills = new SkillRegistry().register(
+    defineSkill({
+      id: 'app_builder',
+      description: 'Build and deploy an app',
+      category: 'apps',
+      risk: 'risky',
+      parameters: z.object({ description: z.string() }),
+      output: z.object({ url: z.string() }),
+      run: ({ description }) => {
+        built.push(description);
+        return { url: 'http://127.0.0.1:4100/' };
+      },
+    }),
+  );
+  return { skills, built };
+}
+
+type Path = 'invoke_skill' | 'mode';
+
+/** The same request down either path: a model calling `invoke_skill`, or the dedicated `app` mode. */
+function start(path: Path, approvals: ApprovalGate, extra: Record<string, unknown> = {}) {
+  const { skills, built } = appSkills();
+  const executor = new ScriptedModel([
+    {
+      toolCalls: [
+        {
+          id: 'c1',
+          name: 'invoke_skill',
+          args: { skill_id: 'app_builder', params: { description: 'todo' } },
+        },
+      ],
+    },
+    { text: 'Finished.' },
+  ]);
+  const orchestrator = new Orchestrator({
+    planner: new ScriptedModel([]),
+    executor,
+    runtime: testRuntime(),
+    classify: 'heuristic',
+    approvals,
+    ...(path === 'mode' ? { skills } : { tools: createSkillTools(skills) }),
+    ...extra,
+  });
+  const run = orchestrator.run('todo', path === 'mode' ? { mode: 'app' } : {});
+  const events: TandemEvent[] = [];
+  run.on('*', (e) => events.push(e));
+  return { orchestrator, run, events, built };
+}
+
+function answering(action: 'approve' | 'deny') {
+  const bus = new MemoryInterruptBus();
+  return { bus, approvals: new ApprovalGate({ bus }), action };
+}
+
+describe('a risky skill asks for approval the same way on both paths', () => {
+  for (const action of ['approve', 'deny'] as const) {
+    it(`asks the same question, and ${action === 'deny' ? 'a denial runs nothing' : 'an approval runs it once'}`, async () => {
+      const seen: Record<Path, unknown> = { invoke_skill: undefined, mode: undefined };
+      for (const path of ['invoke_skill', 'mode'] as const) {
+        const { bus, approvals } = answering(action);
+        const { run, events, built } = start(path, approvals);
+        run.on('interrupt', (e) => void bus.respond(e.interrupt.id, { action }));
+        await run.result;
+        const interrupts = events.filter((e) => e.type === 'interrupt');
+        const results = events.filter(
+          (e): e is TandemEvent<'tool_result'> => e.type === 'tool_result' && e.name === 'invoke_skill',
+        );
+        expect(built).toEqual(action === 'approve' ? ['todo'] : []);
+        seen[path] = {
+          questions: interrupts.map((e) => {
+            const { kind, title, toolName, args } = (e as TandemEvent<'interrupt'>).interrupt;
+            return { kind, title, toolName, args };
+          }),
+          results: results.map((e) => ({ isError: e.isError, output: action === 'deny' ? e.output : 'ran' })),
+        };
+      }
+      expect(seen.mode).toEqual(seen.invoke_skill);
+      expect(seen.mode).toMatchObject({
+        questions: [
+          {
+            kind: 'approval',
+            toolName: 'invoke_skill',
+            args: { skill_id: 'app_builder', params: { description: 'todo' } },
+          },
+        ],
+      });
+      if (action === 'deny') {
+        expect(seen.mode).toMatchObject({
+          results: [
+            { isError: true, output: 'User denied execution of invoke_skill. The tool was not executed.' },
+          ],
+        });
+      }
+    });
+  }
+
+  it('a denied dedicated mode ends failed, saying why', async () => {
+    const { bus, approvals } = answering('deny');
+    const { run, built } = start('mode', approvals);
+    run.on('interrupt', (e) => void bus.respond(e.interrupt.id, { action: 'deny' }));
+    const result = await run.result;
+    expect(built).toEqual([]);
+    expect(result).toMatchObject({
+      status: 'failed',
+      output: 'User denied execution of invoke_skill. The tool was not executed.',
+    });
+  });
+
+  it('a run that pauses to ask pauses on both paths; the dedicated mode resumes with the answer', async () => {
+    for (const path of ['invoke_skill', 'mode'] as const) {
+      const store = new MemoryCheckpointStore<RunState>();
+      const approvals = new ApprovalGate({ bus: new MemoryInterruptBus() });
+      const options = { checkpoints: store, pauseOnInterrupt: true };
+      const { orchestrator, run, built } = start(path, approvals, options);
+      await expect(run.result).rejects.toBeInstanceOf(RunError);
+      await expect(run.result).rejects.toMatchObject({ kind: 'interrupted' });
+      const saved = (await store.load(run.runId))!;
+      expect(saved.status).toBe('paused');
+      expect(saved.interrupts).toMatchObject([{ kind: 'approval', toolName: 'invoke_skill' }]);
+      expect(built).toEqual([]);
+      if (path !== 'mode') continue;
+      const responses = { [saved.interrupts[0]!.id]: { action: 'approve' as const } };
+      const resumed = await orchestrator.resume(saved, { responses, mode: 'app' }).result;
+      expect(resumed.output).toBe('Running at http://127.0.0.1:4100/');
+      expect(built).toEqual(['todo']);
+    }
+  });
+});
