@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
@@ -48,21 +48,23 @@ async function writeEsmDeclarations(): Promise<void> {
  * own, because the repository's excludes `dist/`.
  */
 async function tabIndent(extension: '.js' | '.cjs'): Promise<void> {
-  const files = (await readdir('dist', { recursive: true, encoding: 'utf8' }))
-    .filter((file) => file.endsWith(extension))
-    .map((file) => join('dist', file));
+  const files = (await readdir('dist', { recursive: true, encoding: 'utf8' })).filter((file) =>
+    file.endsWith(extension),
+  );
+  // Given no paths biome formats its working directory: never without one, and only ever inside dist/.
+  if (files.length === 0) throw new Error(`tabIndent: no ${extension} files in dist/ to format`);
   const config = await mkdtemp(join(tmpdir(), 'tandem-dist-format-'));
   try {
     const options = { formatter: { indentStyle: 'tab', lineWidth: 120 } };
     await writeFile(join(config, 'biome.json'), JSON.stringify(options));
-    const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
-    await promisify(execFile)(process.execPath, [
-      biome,
-      'format',
-      '--write',
-      `--config-path=${config}`,
-      ...files,
-    ]);
+    const biome = resolve('node_modules', '@biomejs', 'biome', 'bin', 'biome');
+    await promisify(execFile)(
+      process.execPath,
+      [biome, 'format', '--write', `--config-path=${config}`, ...files],
+      {
+        cwd: 'dist',
+      },
+    );
   } finally {
     await rm(config, { recursive: true, force: true });
   }
