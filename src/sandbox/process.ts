@@ -95,13 +95,17 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
       if (child.pid !== undefined) void killProcessTree(child.pid);
     };
     let cancelGrace = () => {};
+    let closed = false;
     const afterExit = () => {
       killTree();
       cancelGrace = options.clock.setTimer(PIPE_GRACE_MS, () => {
-        void outputLinks.then(killHolders);
-        cancelGrace = options.clock.setTimer(PIPE_GRACE_MS, () => {
-          child.stdout.destroy();
-          child.stderr.destroy();
+        // The second grace starts once the holders are dead, so an exec never returns with one still alive.
+        void outputLinks.then(killHolders).then(() => {
+          if (closed) return;
+          cancelGrace = options.clock.setTimer(PIPE_GRACE_MS, () => {
+            child.stdout.destroy();
+            child.stderr.destroy();
+          });
         });
       });
     };
@@ -135,6 +139,7 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
     });
     child.on('exit', afterExit);
     child.on('close', (code) => {
+      closed = true;
       cancelTimer();
       cancelGrace();
       for (const signal of options.signals) signal?.removeEventListener('abort', onAbort);
