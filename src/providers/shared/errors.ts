@@ -300,8 +300,11 @@ function describe(error: unknown): string {
       break;
     }
   }
-  return parts.filter(Boolean).join(': ') || 'unknown network error';
+  // fetch quotes a URL with credentials in its message; the message must not carry them on.
+  return parts.filter(Boolean).join(': ').replace(CREDENTIALS, '//***@') || 'unknown network error';
 }
+
+const CREDENTIALS = /\/\/[^\s/@]+@/g;
 
 /** The `aborted` error of a call whose signal fired; never retried. */
 export function abortedError(ctx: ErrorContext, reason?: unknown): ModelError {
@@ -324,6 +327,10 @@ export function networkError(error: unknown, ctx: ErrorContext): ModelError {
   }
   if (name === 'TimeoutError' || TIMEOUT_PATTERN.test(detail)) {
     return new ModelError('timeout', `${model}: request timed out (${detail})`, { model, cause: error });
+  }
+  if (/includes credentials/i.test(detail)) {
+    const message = `${model}: the baseURL includes a user name or password (${detail}); pass the key as apiKey or in headers`;
+    return new ModelError('bad_request', message, { model });
   }
   if (/Failed to parse URL|Invalid URL/i.test(detail)) {
     return new ModelError('bad_request', `${model}: ${detail}`, { model, cause: error });
