@@ -122,6 +122,8 @@ export default defineConfig([
     ...shared,
     format: ['cjs'],
     dts: true,
+    // p-limit is ESM-only; CJS consumers get it bundled so `require` never meets ESM (Node 18 cannot require ESM).
+    noExternal: ['p-limit', 'yocto-queue'],
     onSuccess: () => tabIndent('.cjs'),
   },
 ]);

@@ -1,37 +1,31 @@
 /**
  * Human approval round trip, offline: a scripted model asks to run three
- * tools; the guardrails refuse a destructive command before anyone is asked,
- * a risky deploy pauses the run until a second "user" in this process
- * approves it through the InterruptBus, and a risky shell call is denied.
+ * tools that need approval. The guardrails refuse a destructive command
+ * before anyone is asked; the deploy and the namespace deletion stop the
+ * run (status `interrupted`); the "user" reads the state as JSON, as a UI or
+ * another process would, approves the deploy, rejects the deletion with a
+ * reason, and the run resumes after each answer.
  *
  * Run: npx tsx examples/approval-roundtrip.ts
  */
 
-import {
-  ApprovalGate,
-  defineTool,
-  Executor,
-  Guardrails,
-  type InterruptBus,
-  type InterruptRequest,
-  MemoryInterruptBus,
-} from 'tandem-agents';
+import { defineTool, Executor, type ExecutorResult, PausedState, type Run } from 'tandem-agents';
 import { ScriptedModel } from 'tandem-agents/testing';
 import { z } from 'zod';
 
 const deploy = defineTool({
   name: 'deploy',
   description: 'Deploy a service to production',
-  risk: 'risky',
   parameters: z.object({ service: z.string() }),
+  needsApproval: true,
   execute: ({ service }) => `deployed ${service} (v42)`,
 });
 
 const runShell = defineTool({
   name: 'run_shell',
   description: 'Run a shell command',
-  risk: 'risky',
   parameters: z.object({ command: z.string() }),
+  needsApproval: true,
   execute: ({ command }) => `ran: ${command}`,
 });
 
@@ -42,51 +36,29 @@ const model = new ScriptedModel([
   { text: 'Checkout is deployed; I did not delete the namespace.' },
 ]);
 
-/** The "user": watches the bus for pending questions and answers them, as a UI backend would. */
-function startUser(bus: InterruptBus, runId: () => string | undefined): () => void {
-  const answered = new Set<string>();
-  const timer = setInterval(async () => {
-    const id = runId();
-    if (!id) return;
-    for (const request of await bus.pending(id)) {
-      if (answered.has(request.id)) continue;
-      answered.add(request.id);
-      const action = decide(request);
-      console.log(`  user: ${request.title} ${JSON.stringify(request.args)} → ${action}`);
-      await bus.respond(request.id, { action });
-    }
-  }, 20);
-  return () => clearInterval(timer);
+// `needsApproval` is all the configuration: with no interrupt bus to ask on, such a call stops the run.
+// The default tool guardrails scan every call first.
+const executor = new Executor({ model, tools: [deploy, runShell] });
+
+/** Prints what a run (or a resumed run) does. */
+function watch(run: Run<ExecutorResult>): Run<ExecutorResult> {
+  run.on('guardrail', (e) => console.log(`guardrail: ${e.rule} blocked=${e.blocked} — ${e.reason}`));
+  run.on('interrupt', (e) => console.log(`interrupt: ${e.interrupt.id} ${e.interrupt.title}`));
+  run.on('tool_result', (e) => console.log(`tool_result ${e.name}: ${e.output}`));
+  return run;
 }
 
-function decide(request: InterruptRequest): string {
-  return request.toolName === 'deploy' ? 'approve' : 'deny';
+let result = await watch(executor.run('Deploy checkout, then clean up.')).result;
+while (result.status === 'interrupted' && result.state) {
+  console.log(`status: ${result.status}`);
+  // The state goes to the user as JSON, as it would to a UI or another process.
+  const state = PausedState.from(JSON.parse(JSON.stringify(result.state)));
+  for (const call of state.interruptions) {
+    const approve = call.toolName === 'deploy';
+    console.log(`  user: ${call.title} ${JSON.stringify(call.args)} → ${approve ? 'approve' : 'reject'}`);
+    if (approve) state.approve(call.id);
+    else state.reject(call.id, 'Never delete a production namespace');
+  }
+  result = await watch(executor.resume(state)).result;
 }
-
-const bus = new MemoryInterruptBus();
-const approvals = new ApprovalGate({ bus, guardrails: new Guardrails(), threshold: 'risky' });
-const executor = new Executor({ model, tools: [deploy, runShell], gate: approvals.gate });
-
-let currentRun: string | undefined;
-const stopUser = startUser(bus, () => currentRun);
-const run = executor.run('Deploy checkout, then clean up.');
-run.on('run_started', (e) => {
-  currentRun = e.runId;
-});
-run.on('guardrail', (e) => console.log(`guardrail: ${e.rule} blocked=${e.blocked} — ${e.reason}`));
-run.on('interrupt', (e) =>
-  console.log(
-    `interrupt: ${e.interrupt.id} ${e.interrupt.title} (default ${e.interrupt.defaultAction} after ${e.interrupt.timeoutMs / 1000} s)`,
-  ),
-);
-run.on('interrupt_response', (e) =>
-  console.log(`interrupt_response: ${e.action}${e.timedOut ? ' (timed out)' : ''}`),
-);
-run.on('tool_result', (e) => console.log(`tool_result ${e.name}: ${e.output}`));
-
-try {
-  const result = await run.result;
-  console.log(`\nanswer: ${result.output}`);
-} finally {
-  stopUser();
-}
+console.log(`\nanswer: ${result.output}`);

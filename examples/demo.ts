@@ -11,7 +11,7 @@
  * OpenAI-compatible server; model from OPENAI_MODEL), else ANTHROPIC_API_KEY
  * (ANTHROPIC_MODEL), else GEMINI_API_KEY / GOOGLE_API_KEY (GEMINI_MODEL).
  */
-import { type ChatModel, createResilientInvoker, Orchestrator, type TandemEvent } from 'tandem-agents';
+import { type ChatModel, Orchestrator, type TandemEvent } from 'tandem-agents';
 import { createAnthropic } from 'tandem-agents/anthropic';
 import { createGemini } from 'tandem-agents/gemini';
 import { createOpenAI } from 'tandem-agents/openai';
@@ -111,13 +111,12 @@ async function main(): Promise<void> {
     tools: [lookupPopulation, add],
     classify: 'llm',
     executorOptions: real ? {} : { maxIterations: 3 },
-    // Real providers get retries, Retry-After, stale-stream detection; scripted ones need none.
-    invoker: real ? (model) => createResilientInvoker({ models: [model] }) : undefined,
   });
   const run = orchestrator.run(TASK);
   for await (const event of run) print(event);
-  const result = await run.result.catch(() => undefined);
-  process.exitCode = result && result.status !== 'failed' ? 0 : 1;
+  // Resolves however the run ends; `failed` carries the typed error (docs/results.md).
+  const result = await run.result;
+  process.exitCode = result.status !== 'failed' ? 0 : 1;
 }
 
 // `npm run demo -- --viewer`: the same orchestration, watched in the browser (examples/viewer.ts).

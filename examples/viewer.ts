@@ -82,8 +82,8 @@ run.on('interrupt', (e) => {
   if (values.once) void bus.respond(e.interrupt.id, { action: 'approve' });
 });
 run.on('interrupt_response', (e) => console.log(`answered: ${e.action}`));
-const result = await run.result.catch(() => undefined);
-console.log(`run ended: ${result?.status ?? 'failed'} — ${result?.output ?? ''}`);
+const result = await run.result;
+console.log(`run ended: ${result.status} — ${result.error?.message ?? result.output}`);
 if (values.once) {
   server.close();
   server.closeAllConnections();

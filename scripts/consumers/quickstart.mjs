@@ -2,8 +2,10 @@
  * The README's Quick start, as a new user runs it: its code block saved as
  * `index.mjs` in a fresh `npm init -y` project (CommonJS by default) and run
  * with `node index.mjs`. The one change: `createOpenAI()` points at a loopback
- * OpenAI-compatible server, which calls the `add` tool once and then answers.
- * Fails unless the run prints the tool call, its status and the answer.
+ * OpenAI-compatible server, which rate-limits the first request (429,
+ * `Retry-After: 0`: the run must retry by default), then calls the `add` tool
+ * once and answers. Fails unless the run prints the tool call, its status and
+ * the answer.
  *
  * Usage: node quickstart.mjs <path to README.md>
  */
@@ -79,10 +81,16 @@ const type = JSON.parse(readFileSync('package.json', 'utf8')).type ?? 'commonjs'
 if (type !== 'commonjs')
   throw new Error(`expected a fresh npm init -y project (type commonjs), got type ${type}`);
 
+let requests = 0;
 const server = createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
+    if (requests++ === 0) {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests' } }));
+      return;
+    }
     const { type, body: out } = reply(JSON.parse(body));
     res.writeHead(200, { 'content-type': type });
     res.end(out);

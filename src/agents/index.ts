@@ -5,9 +5,10 @@
  * (whole runs, one file per phase). `run.ts` is the handle they all return.
  * @module
  */
+
+export { abortErrorOf, Run, type RunInit, toTandemError } from '../core/run.js';
 export * from './executor/index.js';
 export * from './handoff/index.js';
 export * from './orchestrator/index.js';
 export * from './planner/index.js';
 export * from './routing/index.js';
-export { abortErrorOf, Run, type RunInit, toTandemError } from './run.js';

@@ -33,6 +33,15 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
   };
 }
 
+/**
+ * Removes `listener` from `signal`'s shared listener, as the function
+ * {@link onAbort} returned does, for a caller that keeps the listener anyway
+ * and would rather not keep one more closure per wait.
+ */
+export function offAbort(signal: AbortSignal, listener: () => void): void {
+  waiting.get(signal)?.delete(listener);
+}
+
 function notify(signal: AbortSignal, listeners: Set<() => void>): void {
   waiting.delete(signal);
   // As an event's dispatch: listeners added while it runs are not called, removed ones no longer are.

@@ -5,8 +5,8 @@
  * the callee (its late rejection is swallowed, never an unhandled rejection).
  * @module
  */
-import { onAbort } from './abort-listeners.js';
-import { AbortError } from './errors.js';
+import { offAbort, onAbort } from './abort-listeners.js';
+import { abortReason } from './abort-reason.js';
 
 /**
  * `promise`, or a rejection with the signal's reason (as an {@link AbortError}
@@ -21,26 +21,22 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(abortReason(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const stop = onAbort(signal, () => {
+    const aborted = () => {
       promise.catch(ignore);
       reject(abortReason(signal));
-    });
+    };
+    onAbort(signal, aborted);
     promise.then(
       (value) => {
-        stop();
+        offAbort(signal, aborted);
         resolve(value);
       },
       (error: unknown) => {
-        stop();
+        offAbort(signal, aborted);
         reject(error);
       },
     );
   });
-}
-
-function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error && reason.name !== 'AbortError' ? reason : new AbortError(reason);
 }
 
 function ignore(): void {}

@@ -1,6 +1,6 @@
 /**
  * The per-run event bus: `seq` numbering, the run's usage total, typed
- * listeners by type (`listeners.ts`), and async-iterator consumption with backpressure.
+ * listeners on eventemitter3, and async-iterator consumption with backpressure.
  *
  * Slow consumers. Each async iterator has its own queue. Nothing is dropped:
  * when a queue holds `highWaterMark` events (default 1024), producers that
@@ -13,8 +13,8 @@
  * reported to `onListenerError` and the run goes on.
  * @module
  */
+import { EventEmitter } from 'eventemitter3';
 import type { Emitter, EventPayloads, EventTags, EventType, TandemEvent } from './events.js';
-import { Listeners } from './listeners.js';
 import { costOf, type PriceLookup } from './pricing.js';
 import type { Clock } from './seams.js';
 import type { SpanRequest, TraceSpan } from './span.js';
@@ -101,7 +101,9 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   private ended = false;
   private readonly clock: Clock;
   // Made on first use (a listener, an iterator, a lagging consumer): a run nobody listens to pays for none.
-  private emitter: Listeners<TandemEvent> | undefined;
+  // eventemitter3 calls the listeners registered when an emit starts (one added meanwhile waits for
+  // the next event) and removes a `once` listener before calling it: the semantics the bus documents.
+  private emitter: EventEmitter | undefined;
   private queues: Set<IteratorQueue> | undefined;
   private readonly highWaterMark: number;
   private drainWaiters: Array<() => void> | undefined;
@@ -228,7 +230,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   on<T extends EventType>(type: T, listener: Listener<T>): this;
   on(type: '*', listener: (event: TandemEvent) => void): this;
   on(type: string, listener: (event: any) => void): this {
-    (this.emitter ??= new Listeners()).add(type, this.guard(listener));
+    (this.emitter ??= new EventEmitter()).on(type, this.guard(listener));
     return this;
   }
 
@@ -236,7 +238,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   once<T extends EventType>(type: T, listener: Listener<T>): this;
   once(type: '*', listener: (event: TandemEvent) => void): this;
   once(type: string, listener: (event: any) => void): this {
-    (this.emitter ??= new Listeners()).add(type, this.guard(listener), true);
+    (this.emitter ??= new EventEmitter()).once(type, this.guard(listener));
     return this;
   }
 
@@ -245,7 +247,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   off(type: '*', listener: (event: TandemEvent) => void): this;
   off(type: string, listener: (event: any) => void): this {
     const guarded = this.guarded?.get(listener);
-    if (guarded) this.emitter?.remove(type, guarded);
+    if (guarded) this.emitter?.off(type, guarded);
     return this;
   }
 

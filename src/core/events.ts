@@ -61,7 +61,8 @@ export interface InterruptView {
 
 /** Payload of each event type. */
 export interface EventPayloads {
-  run_started: { input: string };
+  /** `input`: the request's text (images and files as placeholders); the ids the caller gave `run()`. */
+  run_started: { input: string; resourceId?: string; threadId?: string };
   stage: { name: string; status: StageStatus; detail?: string };
   routing: {
     agent: string;
@@ -159,7 +160,13 @@ export interface EventPayloads {
   unpriced_models: { models: string[]; maxCostUsd: number };
   parallel_start: { ids: string[] };
   parallel_complete: { ids: string[]; durationMs: number };
-  complete: { output: string; status: 'success' | 'partial' | 'failed'; usage: Usage };
+  /** The run's end, with its result's status; `error` says why when it is not `success`. */
+  complete: {
+    output: string;
+    status: 'success' | 'partial' | 'failed' | 'interrupted';
+    usage: Usage;
+    error?: ErrorInfo;
+  };
   error: { error: ErrorInfo; usage?: Usage };
 }
 

@@ -8,6 +8,7 @@ export * from './media.js';
 export * from './messages.js';
 export * from './pricing.js';
 export * from './run-budget.js';
+export type { RunIds, RunInput, UserContent } from './run-input.js';
 export * from './sandbox.js';
 export * from './seams.js';
 export * from './tracing.js';

@@ -3,8 +3,9 @@
  * orchestrator's budget). Pressure is the largest share of any limit used;
  * at `warnAt` (0.8) the run says so once with a `budget` event, and at 1 it
  * stops at the next turn or step boundary with a `partial` result of kind
- * `budget`. The counts come from the run's own events, so whatever emitted a
- * model call or a tool call — executor, planner, verifier, a skill — counts.
+ * `budget`. The run's {@link BudgetGuard} is asked at those boundaries and
+ * returns the stop; tokens and cost come from the run's usage total, so
+ * every model call of the run — executor, planner, verifier, a skill — counts.
  * @module
  */
 import { ConfigError, isErrorOf, RunError } from './errors.js';
@@ -106,6 +107,17 @@ export class RunBudget {
     return this.check(event.at);
   }
 
+  /** Counts `count` more tool calls. */
+  addToolCalls(count: number): void {
+    this.toolCalls += count;
+  }
+
+  /** Sets tokens and cost from a run's usage total (what a resumed run spent included). */
+  setUsage(total: Usage): void {
+    this.tokens = total.inputTokens + total.outputTokens;
+    this.cost = total.costUsd ?? 0;
+  }
+
   /** Re-checks at `now` (wall-clock pressure grows without events). */
   check(now: number): BudgetPressure | undefined {
     if (this.stop) return undefined;
@@ -142,47 +154,70 @@ export class RunBudget {
   }
 }
 
-/** Where {@link watchBudget} reads and reports. */
-export interface BudgetBus {
-  readonly usage: Usage;
-  on(type: '*', listener: (event: TandemEvent) => void): unknown;
-  off(type: '*', listener: (event: TandemEvent) => void): unknown;
-  emit<T extends 'budget'>(type: T, payload: EventPayloads[T]): void;
-}
-
 /**
- * Holds a run to `limits`: counts the bus's events (from what the run spent
- * before, `bus.usage`), emits `budget` when pressure reaches the warning level
- * and 1, and calls `stop` with a {@link RunError} of kind `budget` at 1 — the
- * run aborts with it and ends `partial`. Wall-clock limits are checked on
- * timers of `clock` as well as at events. Returns the function that stops
- * watching.
+ * Holds one run to its limits. Whatever produces use asks it at its own
+ * boundaries — the executor's loop after each model call and before each
+ * tool batch, the orchestrator between phases and steps — and gets the stop
+ * back as a value ({@link BudgetGuard.check}); no event listener ends a run.
+ * Tokens and cost are read from the run's usage total (every model call of
+ * the run adds to it, a resumed run's saved spending included), so the
+ * planner's and verifier's calls count too. The first stop decision also
+ * aborts the run's other work through `stop`, so parallel steps overshoot by
+ * at most the call in flight; a wall-clock limit is also watched on timers of
+ * the clock, which report the warning and abort calls still waiting at the
+ * deadline — the loop that sees the abort returns the budget stop.
  */
-export function watchBudget(
-  bus: BudgetBus,
-  limits: RunBudgetLimits,
-  clock: Clock,
-  stop: (error: RunError) => void,
-): () => void {
-  const budget = new RunBudget(limits, clock.now(), bus.usage);
-  const report = (pressure: BudgetPressure | undefined) => {
-    if (!pressure) return;
-    bus.emit('budget', pressure);
-    if (pressure.action === 'stop') stop(budgetError(pressure));
-  };
-  const listener = (event: TandemEvent) => report(budget.observe(event));
-  bus.on('*', listener);
-  const timers: CancelTimer[] = [];
-  const wall = limits.maxWallClockMs;
-  if (wall !== undefined) {
-    const warnAt = limits.warnAt ?? 0.8;
-    timers.push(clock.setTimer(Math.ceil(wall * warnAt), () => report(budget.check(clock.now()))));
-    timers.push(clock.setTimer(wall, () => report(budget.check(clock.now()))));
+export class BudgetGuard {
+  private readonly budget: RunBudget;
+  private readonly timers: CancelTimer[] = [];
+  private error: RunError | undefined;
+
+  /** @throws {ConfigError} for an invalid limit (see {@link RunBudget}). */
+  constructor(
+    limits: RunBudgetLimits,
+    private readonly clock: Clock,
+    /** The run's live usage total. */
+    private readonly usage: Usage,
+    /** Reports a `budget` event (warning or stop). */
+    private readonly report: (pressure: BudgetPressure) => void,
+    /** Aborts the run's work in flight once the budget stopped it. */
+    private readonly stop: (error: RunError) => void,
+  ) {
+    this.budget = new RunBudget(limits, clock.now());
+    const wall = limits.maxWallClockMs;
+    if (wall !== undefined) {
+      const warnAt = limits.warnAt ?? 0.8;
+      this.timers.push(clock.setTimer(Math.ceil(wall * warnAt), () => this.check()));
+      this.timers.push(clock.setTimer(wall, () => this.check()));
+    }
   }
-  return () => {
-    bus.off('*', listener);
-    for (const cancel of timers) cancel();
-  };
+
+  /** Counts tool calls about to run (parallel ones one by one). */
+  countToolCalls(count: number): void {
+    this.budget.addToolCalls(count);
+  }
+
+  /**
+   * The budget error once the run's use reached a limit, `undefined` while it
+   * may go on. Reports the warning and the stop as they are first reached.
+   */
+  check(): RunError | undefined {
+    if (this.error) return this.error;
+    this.budget.setUsage(this.usage);
+    const pressure = this.budget.check(this.clock.now());
+    if (pressure) this.report(pressure);
+    const exceeded = this.budget.exceeded;
+    if (!exceeded) return undefined;
+    this.error = budgetError(exceeded);
+    this.stop(this.error);
+    return this.error;
+  }
+
+  /** Cancels the wall-clock timers. */
+  dispose(): void {
+    for (const cancel of this.timers) cancel();
+    this.timers.length = 0;
+  }
 }
 
 /**

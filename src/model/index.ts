@@ -12,7 +12,11 @@ export {
 } from './resilience/context-recovery.js';
 export { StreamInterruptedError } from './resilience/errors.js';
 export { DEFAULT_EAGER_FALLBACK_KINDS, type FallbackOptions, isEmptyReply } from './resilience/fallback.js';
-export { createResilientInvoker, type ResilientInvokerOptions } from './resilience/resilient-invoker.js';
+export {
+  createResilientInvoker,
+  directInvoker,
+  type ResilientInvokerOptions,
+} from './resilience/resilient-invoker.js';
 export {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
@@ -29,7 +33,7 @@ export {
   type StreamPolicy,
 } from './resilience/stream-call.js';
 export * from './resilience/tiers.js';
-export { jsonSchemasReady } from './schema-json.js';
+export { jsonSchemaOf } from './schema-json.js';
 export * from './stream.js';
 export * from './structured.js';
 export * from './types.js';

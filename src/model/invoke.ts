@@ -1,16 +1,13 @@
 /**
  * The seam between agents and models. Agents never call a `ChatModel`
  * directly; they call a {@link ModelInvoker}, which streams (emitting `token`
- * and `reasoning` events), and — in the resilient invoker — retries, falls
- * back and recovers from context-length errors.
+ * and `reasoning` events), retries, falls back and recovers from
+ * context-length errors. The one implementation is the resilient invoker
+ * (`resilience/resilient-invoker.ts`); a direct call is it with retries off.
  * @module
  */
-import { abortable } from '../core/abortable.js';
 import type { Emitter } from '../core/events.js';
-import { type CompressHook, callWithContextRecovery } from './resilience/context-recovery.js';
-import { isVisiblePart } from './resilience/visible.js';
-import { StreamAggregator } from './stream.js';
-import { tracedModelCall } from './traced-call.js';
+import type { CompressHook } from './resilience/context-recovery.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
 
 // The seam's type lives with the recovery that calls it; agents and the context layer import it from here.
@@ -72,87 +69,4 @@ export function emitPart(emit: Emitter | undefined, part: ModelStreamPart): void
   } else if (part.type === 'reasoning-delta') {
     if (part.delta) emit.emit('reasoning', { delta: part.delta });
   }
-}
-
-/**
- * Runs one streamed call, emitting parts as they arrive, and returns the
- * aggregated reply; settles when `options.signal` aborts even if the model ignores it.
- */
-export function streamOnce(
-  model: ChatModel & { stream: NonNullable<ChatModel['stream']> },
-  request: ModelRequest,
-  options: InvokeOptions,
-  aggregator = new StreamAggregator(),
-): Promise<ModelResponse> {
-  const { emit, onPart, signal } = options;
-  const pump = async () => {
-    for await (const part of model.stream(request, { signal })) {
-      // A stream deaf to its signal may yield after the caller stopped waiting: drop those parts.
-      if (signal?.aborted) break;
-      aggregator.push(part);
-      emitPart(emit, part);
-      onPart?.(part);
-      const pause = emit?.backpressure();
-      if (pause) await pause;
-    }
-    return aggregator.response();
-  };
-  return abortable(pump(), signal);
-}
-
-/**
- * An invoker with no retry or fallback: one call, streamed when possible.
- * With `options.compress` it still recovers from context-size errors (the
- * seam's contract: compress, call again, at most 3 times; a bare 400 on a
- * long conversation counts), unless output was already shown.
- */
-export function directInvoker(model: ChatModel): ModelInvoker {
-  const invoker: ModelInvoker = {
-    id: model.id,
-    model,
-    models: [model],
-    invoke(request, options = {}) {
-      const { compress, signal } = options;
-      if (!compress) return callOnce(model, request, options);
-      let shown = false;
-      const watched: InvokeOptions = {
-        ...options,
-        onPart: (part) => {
-          if (!shown) shown = isVisiblePart(part);
-          options.onPart?.(part);
-        },
-      };
-      let attempts = 0;
-      const attempt = (smaller: ModelRequest) => callOnce(model, smaller, watched, ++attempts);
-      return callWithContextRecovery(model, request, compress, attempt, () => !shown && !signal?.aborted);
-    },
-  };
-  settling.add(invoker);
-  return invoker;
-}
-
-const settling = new WeakSet<ModelInvoker>();
-
-/**
- * Whether `invoker` settles as soon as `options.signal` aborts when called
- * without `compress` (a compress hook may not listen). A caller need not
- * race such a call against the signal itself.
- */
-export function settlesOnAbort(invoker: ModelInvoker): boolean {
-  return settling.has(invoker);
-}
-
-function callOnce(
-  model: ChatModel,
-  request: ModelRequest,
-  options: InvokeOptions,
-  attempt = 1,
-): Promise<ModelResponse> {
-  const call = tracedModelCall(model, request, options.emit, attempt, () => {
-    if (model.stream && options.stream !== false) {
-      return streamOnce(model as ChatModel & { stream: NonNullable<ChatModel['stream']> }, request, options);
-    }
-    return abortable(model.generate(request, { signal: options.signal }), options.signal);
-  });
-  return call.then((response) => answeredBy(response, model));
 }

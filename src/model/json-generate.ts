@@ -22,7 +22,6 @@ import type { JsonShape } from './json-candidates.js';
 import { parseWithSchemaAsync, StructuredOutputError } from './json-parse.js';
 import { watchPartialObject } from './partial-object.js';
 import type { Schema } from './schema.js';
-import { jsonSchemasReady } from './schema-json.js';
 import { outputFormat, responseFormatFor, structuredOutputMode } from './structured.js';
 import type { ModelRequest, ModelResponse, ResponseFormat } from './types.js';
 
@@ -190,31 +189,28 @@ export interface GenerateObjectOptions<T> extends GenerateOptions {
  * });
  * ```
  */
-export function generateObject<T>(options: GenerateObjectOptions<T>): Promise<GenerateObjectResult<T>> {
+export async function generateObject<T>(options: GenerateObjectOptions<T>): Promise<GenerateObjectResult<T>> {
   const { schema, expect, request } = options;
-  const format = request.responseFormat ?? (options.native === false ? undefined : nativeFormat(options));
-  const run = () =>
-    generateWithRetry({
-      ...options,
-      request: format ? { ...request, responseFormat: format } : request,
-      parse: (text) => parseWithSchemaAsync(text, schema, expect),
-    });
-  // A zod < 4.2 schema's JSON Schema is filled in once tandem's zod is imported.
-  const ready = jsonSchemasReady();
-  return ready ? ready.then(run) : run();
+  const format =
+    request.responseFormat ?? (options.native === false ? undefined : await nativeFormat(options));
+  return generateWithRetry({
+    ...options,
+    request: format ? { ...request, responseFormat: format } : request,
+    parse: (text) => parseWithSchemaAsync(text, schema, expect),
+  });
 }
 
 /**
  * The response format the model's mode asks for. A schema without a JSON
  * Schema still gets the model's plain JSON mode: the prompt describes it.
  */
-function nativeFormat<T>(options: GenerateObjectOptions<T>): ResponseFormat | undefined {
+async function nativeFormat<T>(options: GenerateObjectOptions<T>): Promise<ResponseFormat | undefined> {
   const mode = structuredOutputMode(options.invoker.model.info);
   if (mode === 'none') return undefined;
   // Plain JSON mode needs no JSON Schema: none is converted for it.
   if (mode === 'json') return { type: 'json' };
   try {
-    return responseFormatFor(outputFormat(options.schema, { name: options.name }), mode);
+    return responseFormatFor(await outputFormat(options.schema, { name: options.name }), mode);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { type: 'json' };

@@ -68,13 +68,22 @@ export function zodBuilt<T>(build: (z: Zod) => T): ZodBuilt<T> {
 export interface LazySchema<T> extends Schema<T> {
   /** The zod schema itself, importing zod first when it is not yet. */
   load(): Promise<z.ZodType<T>>;
+  /** The zod schema itself, built with the zod already imported. */
+  with(z: Zod): z.ZodType<T>;
+}
+
+const lazySchemas = new WeakSet<object>();
+
+/** True for a schema made by {@link lazySchema}. */
+export function isLazySchema(value: unknown): value is LazySchema<unknown> {
+  return typeof value === 'object' && value !== null && lazySchemas.has(value);
 }
 
 /**
  * A Standard Schema whose zod schema is built on first validation. Until zod
  * is imported, validation is asynchronous (the import is awaited); after,
- * it is zod's own, synchronous for a synchronous schema. It has no JSON Schema
- * converter: where one is needed, the JSON Schema is given beside it.
+ * it is zod's own, synchronous for a synchronous schema. Its JSON Schema is
+ * the built zod schema's, made by `jsonSchemaOf` when first needed.
  */
 export function lazySchema<T>(build: (z: Zod) => z.ZodType<T>): LazySchema<T> {
   const schema = zodBuilt(build);
@@ -84,5 +93,7 @@ export function lazySchema<T>(build: (z: Zod) => z.ZodType<T>): LazySchema<T> {
     return schema.load().then((built) => built['~standard'].validate(value));
   };
   const standard: StandardSchemaV1.Props<unknown, T> = { version: 1, vendor: 'tandem', validate };
-  return { '~standard': standard, load: schema.load };
+  const lazy: LazySchema<T> = { '~standard': standard, load: schema.load, with: schema.with };
+  lazySchemas.add(lazy);
+  return lazy;
 }

@@ -2,13 +2,13 @@
  * Structured output: how a value of a schema is asked of a model. The model
  * says how it can be held to a JSON Schema (`ModelInfo.structuredOutput`);
  * this module turns a user's schema into the JSON Schema providers take
- * (converted once per schema) and into the response format or prompt text
+ * (converted once per schema, on first need) and into the response format or prompt text
  * for that mode.
  * @module
  */
 import { ConfigError } from '../core/errors.js';
 import { assertSchema, type Schema } from './schema.js';
-import { parametersJsonSchema } from './schema-json.js';
+import { jsonSchemaNow, jsonSchemaOf } from './schema-json.js';
 import type { JsonSchema, ModelInfo, ResponseFormat, StructuredOutputMode } from './types.js';
 
 /** The mode of a model: its `structuredOutput`, else `json` when it `supportsJson`, else `none`. */
@@ -40,27 +40,43 @@ export interface OutputFormatOptions {
 }
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const converted = new WeakMap<object, JsonSchema>();
 
 /**
  * A schema as an {@link OutputFormat}. The JSON Schema is converted once per
- * schema object, by the library's own converter (as for tool parameters).
+ * schema object, by the library's own converter (as for tool parameters); a
+ * zod schema older than zod 4.2 imports tandem's zod first.
+ * @throws ConfigError (as a rejection) when `schema` is not a Standard Schema, has no JSON Schema, or
+ *   `name` is not a valid name.
+ */
+export async function outputFormat<T>(
+  schema: Schema<T>,
+  options: OutputFormatOptions = {},
+): Promise<OutputFormat<T>> {
+  const name = checkedName(schema, options);
+  const jsonSchema = await jsonSchemaOf(schema, 'Output schema', options.jsonSchema);
+  const format: { -readonly [K in keyof OutputFormat<T>]: OutputFormat<T>[K] } = { schema, jsonSchema, name };
+  if (options.description) format.description = options.description;
+  return format;
+}
+
+/**
+ * Throws at once what {@link outputFormat} would reject with, as far as can
+ * be told without importing tandem's zod: for options checked when an agent
+ * is made rather than at its first run.
  * @throws ConfigError when `schema` is not a Standard Schema, has no JSON Schema, or `name` is not a valid name.
  */
-export function outputFormat<T>(schema: Schema<T>, options: OutputFormatOptions = {}): OutputFormat<T> {
+export function assertOutputSchema(schema: Schema, options: OutputFormatOptions = {}): void {
+  checkedName(schema, options);
+  jsonSchemaNow(schema, 'Output schema', options.jsonSchema);
+}
+
+function checkedName(schema: Schema, options: OutputFormatOptions): string {
   assertSchema(schema, 'Output schema');
   const name = options.name ?? 'response';
   if (!NAME.test(name)) {
     throw new ConfigError(`Output schema name must match ${NAME.source}, got ${JSON.stringify(name)}`);
   }
-  let jsonSchema = options.jsonSchema ?? converted.get(schema);
-  if (!jsonSchema) {
-    jsonSchema = parametersJsonSchema(schema, 'Output schema');
-    converted.set(schema, jsonSchema);
-  }
-  const format: { -readonly [K in keyof OutputFormat<T>]: OutputFormat<T>[K] } = { schema, jsonSchema, name };
-  if (options.description) format.description = options.description;
-  return format;
+  return name;
 }
 
 /**

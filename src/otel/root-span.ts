@@ -22,8 +22,9 @@ export function rootAttributes(
 }
 
 /**
- * Ends the root span with the run's outcome: OK after `complete` (ERROR when
- * its status is `failed`), ERROR plus an `exception` event after `error`.
+ * Ends the root span with the run's outcome: OK after `complete`; ERROR plus
+ * an `exception` event after a `complete` of status `failed` (a run's
+ * failure) or an `error` (misuse).
  * Usage becomes the run's total carried by the event.
  */
 export function endRoot(span: Span, e: TandemEvent<'complete' | 'error'>, policy: ContentPolicy): void {
@@ -33,20 +34,23 @@ export function endRoot(span: Span, e: TandemEvent<'complete' | 'error'>, policy
     const output = content(policy, e.output);
     if (output !== undefined) span.setAttribute('tandem.output', output);
     setUsageAttributes(span, e.usage);
-    span.setStatus(
-      e.status === 'failed'
-        ? { code: SpanStatusCode.ERROR, message: 'run completed with status failed' }
-        : { code: SpanStatusCode.OK },
-    );
+    if (e.status !== 'failed') span.setStatus({ code: SpanStatusCode.OK });
+    else if (e.error) failed(span, e.error, e.at);
+    else span.setStatus({ code: SpanStatusCode.ERROR, message: 'run completed with status failed' });
   } else {
-    span.setAttribute('error.type', e.error.kind);
-    span.addEvent(
-      'exception',
-      { 'exception.type': e.error.kind, 'exception.message': e.error.message },
-      toHrTime(e.at),
-    );
+    failed(span, e.error, e.at);
     if (e.usage) setUsageAttributes(span, e.usage);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: e.error.message });
   }
   span.end(toHrTime(e.at));
+}
+
+/** Marks the root span failed with `error`: its kind, an `exception` event, status ERROR. */
+function failed(span: Span, error: { kind: string; message: string }, at: number): void {
+  span.setAttribute('error.type', error.kind);
+  span.addEvent(
+    'exception',
+    { 'exception.type': error.kind, 'exception.message': error.message },
+    toHrTime(at),
+  );
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }

@@ -292,7 +292,7 @@ function isStepJobResult(value: unknown): value is StepJobResult {
   if (typeof value !== 'object' || value === null) return false;
   const result = value as Partial<StepJobResult>;
   return (
-    (result.status === 'completed' || result.status === 'failed') &&
+    (result.status === 'completed' || result.status === 'failed' || result.status === 'interrupted') &&
     typeof result.output === 'string' &&
     typeof result.attempts === 'number'
   );

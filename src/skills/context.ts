@@ -4,7 +4,7 @@
  * model call, or a whole ReAct agent.
  * @module
  */
-import { Executor, type ExecutorOptions, type ExecutorResult } from '../agents/executor/index.js';
+import { Executor, type ExecutorOptions, type ExecutorResult, executeOn } from '../agents/executor/index.js';
 import { AbortError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import { mediaSummary } from '../core/media.js';
@@ -12,7 +12,8 @@ import { type MediaPart, textOf } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { Runtime } from '../core/seams.js';
 import { addUsage, type Usage } from '../core/usage.js';
-import { answeringModelId, directInvoker, type ModelInvoker } from '../model/invoke.js';
+import { answeringModelId, type ModelInvoker } from '../model/invoke.js';
+import { directInvoker } from '../model/resilience/resilient-invoker.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import { toolOutputOf } from '../tools/output.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -89,7 +90,9 @@ export interface SkillEnvironment {
   runtime: Runtime;
   tools: ToolRegistry;
   /** Executor options for {@link SkillContext.runAgent} (gate, limits). */
-  executor?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'instructions'>>;
+  executor?: Partial<
+    Omit<ExecutorOptions, 'model' | 'invoker' | 'retry' | 'fallbacks' | 'tools' | 'instructions'>
+  >;
   /** Usage of every model call of the invocation tree. */
   usage: Usage;
 }
@@ -170,18 +173,20 @@ export function createSkillContext(
         ...env.executor,
         name: env.executor?.name ?? frame.skillId,
         model: chosen.model,
-        invoker: chosen,
+        invoker: () => chosen,
         tools: [...tools],
         instructions,
         sandbox: env.sandbox,
         runtime: env.runtime,
       });
-      const result = await executor.execute(input, {
+      const result = await executeOn(executor, input, {
         emit: frame.emit,
         signal: env.signal,
         stepId: env.stepId,
       });
       addUsage(env.usage, result.usage);
+      // A skill's sub-agent keeps the contract skills were written against: a failure throws.
+      if (result.status === 'failed' && result.error) throw result.error;
       return result;
     },
 

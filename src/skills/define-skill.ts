@@ -7,7 +7,7 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../core/errors.js';
-import { parametersJsonSchema } from '../model/schema-json.js';
+import { jsonSchemaNow, jsonSchemaOf } from '../model/schema-json.js';
 import type { JsonSchema } from '../model/types.js';
 import { assertSchema, type Schema, type SchemaOutput } from '../tools/schema.js';
 import type { Tool, ToolRisk } from '../tools/types.js';
@@ -30,8 +30,11 @@ export interface Skill<Params = any, Output = unknown> {
   readonly risk: ToolRisk;
   /** Tools that must be available to the registry for the skill to run. */
   readonly requiredTools: readonly string[];
-  /** JSON Schema of `parameters` (the schema library's own), computed once. */
-  readonly parametersSchema: JsonSchema;
+  /**
+   * JSON Schema of `parameters` for the model, over the schema library's
+   * (the definition's `parametersSchema`); {@link skillParametersSchema} gives the one shown.
+   */
+  readonly parametersSchema?: JsonSchema;
   /** The work. Its return value is validated against `output`. */
   run(params: Params, ctx: SkillContext): Promise<unknown> | unknown;
 }
@@ -88,6 +91,8 @@ export function defineSkill<P extends StandardSchemaV1, O extends StandardSchema
   const label = `Skill '${definition.id}'`;
   assertSchema(definition.parameters, `${label} parameters`);
   assertSchema(definition.output, `${label} output`);
+  // Refused now when no JSON Schema can be had; one waiting on tandem's zod is made when first shown.
+  jsonSchemaNow(definition.parameters, `${label} parameters`, definition.parametersSchema);
   return {
     id: definition.id,
     name: definition.name ?? definition.id,
@@ -99,13 +104,19 @@ export function defineSkill<P extends StandardSchemaV1, O extends StandardSchema
     output: definition.output as Schema<SchemaOutput<O>>,
     risk: definition.risk ?? 'safe',
     requiredTools: definition.requiredTools ?? [],
-    parametersSchema: parametersJsonSchema(
-      definition.parameters,
-      `${label} parameters`,
-      definition.parametersSchema,
-    ),
+    ...(definition.parametersSchema === undefined ? {} : { parametersSchema: definition.parametersSchema }),
     run: definition.run as Skill['run'],
   };
+}
+
+/**
+ * JSON Schema of a skill's parameters as `list_skills` shows it: its
+ * `parametersSchema`, else the schema library's, made on first need (a zod
+ * schema older than zod 4.2, or one of tandem's own, imports tandem's zod first).
+ * @throws ConfigError (as a rejection) when no JSON Schema can be made of `parameters`.
+ */
+export function skillParametersSchema(skill: Skill): Promise<JsonSchema> {
+  return jsonSchemaOf(skill.parameters, `Skill '${skill.id}' parameters`, skill.parametersSchema);
 }
 
 /** The output schema of a tool skill given none: any value, as is. */

@@ -17,7 +17,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { issueLines, type SchemaIssue, validateSchema } from '../tools/schema.js';
 import type { Tool } from '../tools/types.js';
 import { createSkillContext, type SkillEnvironment } from './context.js';
-import type { Skill } from './define-skill.js';
+import { type Skill, skillParametersSchema } from './define-skill.js';
 import { SkillError } from './errors.js';
 
 /** The seed's nesting limit: a skill at depth 3 may not invoke another. */
@@ -124,18 +124,24 @@ export class SkillRegistry {
     );
   }
 
-  /** {@link SkillRegistry.list} as the model sees it. */
-  describe(filter: { category?: string; ids?: readonly string[] } = {}): SkillSummary[] {
-    return this.list(filter).map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description,
-      category: s.category,
-      version: s.version,
-      risk: s.risk,
-      parameters: s.parametersSchema,
-      tags: s.tags,
-    }));
+  /**
+   * {@link SkillRegistry.list} as the model sees it, with each skill's
+   * parameters as JSON Schema (made on first need: see {@link skillParametersSchema}).
+   * @throws ConfigError (as a rejection) when no JSON Schema can be made of a skill's parameters.
+   */
+  describe(filter: { category?: string; ids?: readonly string[] } = {}): Promise<SkillSummary[]> {
+    return Promise.all(
+      this.list(filter).map(async (s) => ({
+        id: s.id,
+        name: s.name,
+        description: s.description,
+        category: s.category,
+        version: s.version,
+        risk: s.risk,
+        parameters: await skillParametersSchema(s),
+        tags: s.tags,
+      })),
+    );
   }
 
   /**
@@ -220,7 +226,7 @@ export class SkillRegistry {
         {
           skillId: id,
           issues: issueLines(parsed.issues),
-          expectedParameters: skill.parametersSchema,
+          expectedParameters: await skillParametersSchema(skill),
         },
       );
     }

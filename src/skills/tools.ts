@@ -32,26 +32,7 @@ const invokeParameters = lazySchema((z) =>
   }),
 );
 
-/** The JSON Schema of `invokeParameters`, as zod writes it. */
-const INVOKE_JSON = {
-  type: 'object',
-  properties: {
-    skill_id: { type: 'string', description: SKILL_ID },
-    params: {
-      default: {},
-      description: PARAMS,
-      type: 'object',
-      propertyNames: { type: 'string' },
-      additionalProperties: {},
-    },
-  },
-  required: ['skill_id'],
-};
-
 const listParameters = lazySchema((z) => z.object({ category: z.string().optional().describe(CATEGORY) }));
-
-/** The JSON Schema of `listParameters`, as zod writes it. */
-const LIST_JSON = { type: 'object', properties: { category: { description: CATEGORY, type: 'string' } } };
 
 /**
  * `invoke_skill({ skill_id, params })` and `list_skills({ category? })` over
@@ -79,7 +60,6 @@ export function createSkillTools(registry: SkillRegistry, options: SkillToolsOpt
     description:
       'Run a skill by id with its parameters. Call list_skills first to see the skills and the parameters each expects.',
     parameters: invokeParameters,
-    jsonSchema: INVOKE_JSON,
     risk,
     async execute({ skill_id, params }, ctx) {
       if (allowed && !allowed.includes(skill_id)) {
@@ -110,10 +90,9 @@ export function createSkillTools(registry: SkillRegistry, options: SkillToolsOpt
     name: 'list_skills',
     description: 'List the available skills: id, description, category and the parameters each expects.',
     parameters: listParameters,
-    jsonSchema: LIST_JSON,
     parallelSafe: true,
-    execute({ category }) {
-      const skills = registry.describe({ category, ids: allowed });
+    async execute({ category }) {
+      const skills = await registry.describe({ category, ids: allowed });
       if (skills.length === 0) return json({ message: 'No skills found', skills: [] });
       return json({
         skills: skills.map((s) => ({

@@ -4,6 +4,7 @@
  * @module
  */
 export * from './checkpoint-store.js';
+export * from './paused-state.js';
 export * from './progress.js';
 export * from './progress-store.js';
 export * from './progress-types.js';

@@ -172,9 +172,11 @@ function apply(
       next.budget = entry(event);
       return;
     case 'complete':
-      next.status = 'completed';
-      next.output = event.output;
+      // A failed run resolves with its result too (docs/results.md): it shows as failed, with why.
+      next.status = event.status === 'failed' ? 'failed' : 'completed';
+      if (event.status !== 'failed' || event.output) next.output = event.output;
       next.outcome = event.status;
+      if (event.error) next.error = event.error;
       return;
     case 'error':
       next.status = 'failed';

@@ -7,10 +7,11 @@
  */
 import { errorMessage, TandemError } from '../core/errors.js';
 import type { EventPayloads, InterruptView, PlanStepView } from '../core/events.js';
-import type { Message } from '../core/messages.js';
+import type { MediaPart, Message, TextPart } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
 import { issueLines } from '../model/schema.js';
 import type { JsonSchema } from '../model/types.js';
+import type { InterruptResponse } from '../safety/approvals/interrupts.js';
 import { checkJsonSchema } from '../tools/json-schema-check.js';
 
 /** The schema version this release writes. */
@@ -65,7 +66,16 @@ export interface HandoffState {
 export interface RunState {
   version: typeof RUN_STATE_VERSION;
   runId: string;
+  /** The request as text (images and files as placeholders such as `[image: image/png, 4033 bytes]`). */
   task: string;
+  /** The request as the caller gave it, when it was content parts (text, images, files). */
+  input?: Array<TextPart | MediaPart>;
+  /** The conversation before the request (`history` of `run()`). */
+  history?: Message[];
+  /** Who the conversation belongs to, as given to `run()`. */
+  resourceId?: string;
+  /** The conversation the run continues, as given to `run()`. */
+  threadId?: string;
   /** `paused`: stopped at an interrupt; resume with the answers. */
   status: 'running' | 'paused' | 'completed' | 'failed';
   phase: RunPhase;
@@ -86,6 +96,13 @@ export interface RunState {
   interrupts: InterruptView[];
   /** "Approve always" scopes granted in the run's session. */
   approvedScopes?: string[];
+  /**
+   * Answers to `interrupts` given while the run was stopped, by interrupt id
+   * (`state.approve` / `state.reject` write them); `resume(state)` delivers
+   * them. Plain JSON, so a state answered and saved in one process resumes
+   * in another.
+   */
+  decisions?: Record<string, InterruptResponse>;
   usage: Usage;
   output?: string;
   /** Why the run failed (status `failed`): the kind and message of the error it ended with. */
@@ -102,7 +119,7 @@ export interface RunState {
 }
 
 /** Why a saved state cannot be used. */
-export type RunStateErrorKind = 'unsupported_version' | 'invalid_state' | 'not_found';
+export type RunStateErrorKind = 'unsupported_version' | 'invalid_state' | 'not_found' | 'already_resumed';
 
 /** A saved state that cannot be resumed. */
 export class RunStateError extends TandemError<RunStateErrorKind> {
@@ -135,6 +152,10 @@ const RUN_STATE_SCHEMA = object(
     version: { const: RUN_STATE_VERSION },
     runId: { type: 'string', minLength: 1 },
     task: STRING,
+    input: { type: 'array', items: object({ type: STRING }) },
+    history: { type: 'array', items: MESSAGE },
+    resourceId: STRING,
+    threadId: STRING,
     status: { enum: ['running', 'paused', 'completed', 'failed'] },
     phase: {
       enum: ['classifying', 'executing', 'planning', 'dispatching', 'verifying', 'finalizing', 'done'],
@@ -161,6 +182,7 @@ const RUN_STATE_SCHEMA = object(
     },
     handoffs: { type: 'array', items: object({ from: STRING, to: STRING }) },
     interrupts: { type: 'array', items: object({ id: STRING, kind: STRING }) },
+    decisions: { type: 'object', additionalProperties: object({ action: STRING }) },
     usage: object({
       inputTokens: NUMBER,
       outputTokens: NUMBER,
@@ -171,7 +193,7 @@ const RUN_STATE_SCHEMA = object(
     revision: COUNT,
     updatedAt: NUMBER,
   },
-  ['complexity', 'plan', 'error', 'revision'],
+  ['complexity', 'plan', 'error', 'revision', 'decisions', 'input', 'history', 'resourceId', 'threadId'],
 );
 
 /**

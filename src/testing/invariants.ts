@@ -11,7 +11,7 @@ import type { TandemEvent } from '../core/events.js';
 export interface InvariantOptions {
   /**
    * Whether the events must end with exactly one `complete`/`error`.
-   * Default true; false for event slices of `Executor.execute` (no terminal event).
+   * Default true; false for the events of one execution another agent ran on its own bus (no terminal event).
    */
   terminal?: boolean;
 }

@@ -4,10 +4,13 @@
  * @module
  */
 import { errorMessage } from '../core/errors.js';
+import type { InterruptView } from '../core/events.js';
 import { abortedText, type Settled } from './invoke.js';
 
 /** A gate's decision (the runner's `GateDecision`). */
-type Decision = { allow: true } | { allow: false; result: string; isError?: boolean; deferred?: true };
+type Decision =
+  | { allow: true }
+  | { allow: false; result: string; isError?: boolean; deferred?: true; interrupt?: InterruptView };
 
 /**
  * Applies `filterOutput` to a successful call. A failure never lets the
@@ -52,6 +55,7 @@ export function denial(decision: Decision | undefined): Settled | undefined {
   if (!decision || decision.allow) return undefined;
   const settled: Settled = { output: decision.result, isError: decision.isError ?? true };
   if (decision.deferred) settled.deferred = true;
+  if (decision.interrupt) settled.interrupt = decision.interrupt;
   return settled;
 }
 

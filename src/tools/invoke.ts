@@ -7,11 +7,11 @@
  */
 import { onAbort } from '../core/abort-listeners.js';
 import { AbortError, errorMessage } from '../core/errors.js';
-import type { Emitter, EventPayloads, EventTags, EventType } from '../core/events.js';
-import { isThenable } from '../core/maybe-async.js';
+import type { Emitter, EventPayloads, EventTags, EventType, InterruptView } from '../core/events.js';
 import type { MediaPart } from '../core/messages.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { CancelTimer, Clock } from '../core/seams.js';
+import { isThenable } from '../core/thenable.js';
 import { toolOutputOf } from './output.js';
 import type { PreparedCall } from './prepare.js';
 import type { ToolContext, ToolProgress } from './types.js';
@@ -28,6 +28,8 @@ export interface CallContext {
   stepId?: string;
   agent?: string;
   sandbox?: Sandbox;
+  /** See {@link ToolContext.waitingForHuman}. */
+  waitingForHuman?: () => () => void;
 }
 
 /** What a call settled with, before truncation. */
@@ -37,6 +39,8 @@ export interface Settled {
   attachments?: MediaPart[];
   filtered?: boolean;
   deferred?: true;
+  /** The question a deferred call waits on. */
+  interrupt?: InterruptView;
 }
 
 /** Calls the tool; settles on its result, its timeout or the caller's abort, whichever comes first. */
@@ -80,6 +84,7 @@ class ToolCall {
       emit: this.emit,
       progress: (update) => this.progress(update),
     };
+    if (ctx.waitingForHuman) toolCtx.waitingForHuman = ctx.waitingForHuman;
     const timeoutMs = tool.timeoutMs;
     if (controller && timeoutMs !== undefined) {
       this.cancelTimer = clock.setTimer(timeoutMs, () => {

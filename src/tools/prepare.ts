@@ -4,7 +4,6 @@
  * exactly one entry, so no tool_use is ever left without a result.
  * @module
  */
-import type { MaybePromise } from '../core/maybe-async.js';
 import type { ToolCallPart } from '../core/messages.js';
 import { parseArguments } from './arguments.js';
 import type { ToolRegistry } from './registry.js';
@@ -59,17 +58,6 @@ export async function prepareToolCalls(
   registry: ToolRegistry,
   calls: readonly ToolCallPart[],
 ): Promise<PreparedTurn> {
-  return prepareTurn(registry, calls);
-}
-
-/**
- * {@link prepareToolCalls}, synchronous unless a schema validates
- * asynchronously: the executor's turn costs no promise for it.
- */
-export function prepareTurn(
-  registry: ToolRegistry,
-  calls: readonly ToolCallPart[],
-): MaybePromise<PreparedTurn> {
   // Plain loops: this runs on every tool turn.
   const tools = new Array<ReturnType<ToolRegistry['resolve']>>(calls.length);
   let unknown = false;
@@ -115,7 +103,6 @@ export function prepareTurn(
     };
   }
   const prepared = new Array<PreparedCall | Promise<PreparedCall>>(calls.length);
-  let pending = false;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
     const { tool, requestedName } = tools[i]!;
@@ -126,17 +113,13 @@ export function prepareTurn(
       prepared[i] = { status: 'skipped', call, message, tool, args: raw };
       continue;
     }
-    // Most schemas validate synchronously: those calls cost no promise.
     const validated = checkSchema(tool.parameters, raw);
-    if (validated instanceof Promise) {
-      pending = true;
-      prepared[i] = validated.then((outcome) => readyCall(call, tool, raw, outcome, requestedName));
-    } else {
-      prepared[i] = readyCall(call, tool, raw, validated, requestedName);
-    }
+    prepared[i] =
+      validated instanceof Promise
+        ? validated.then((outcome) => readyCall(call, tool, raw, outcome, requestedName))
+        : readyCall(call, tool, raw, validated, requestedName);
   }
-  if (!pending) return { calls: prepared as PreparedCall[], unknownTool: false, invalidJson: false };
-  return Promise.all(prepared).then((done) => ({ calls: done, unknownTool: false, invalidJson: false }));
+  return { calls: await Promise.all(prepared), unknownTool: false, invalidJson: false };
 }
 
 /** The id of an earlier call of the turn to the same tool with the same arguments text. */

@@ -64,7 +64,9 @@ export function normalizeToolName(name: string): string {
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private sortedNames: string[] | undefined;
+  /** The specs of the current tools, once built; `building` is their build under way. */
   private specList: ToolSpec[] | undefined;
+  private building: Promise<ToolSpec[]> | undefined;
   /** Lower-cased and normalised names; `null` marks a key two tools share, which is never guessed. */
   private byLower: Map<string, Tool | null> | undefined;
   private byNormalized: Map<string, Tool | null> | undefined;
@@ -87,6 +89,7 @@ export class ToolRegistry {
     this.tools.set(tool.name, tool);
     this.sortedNames = undefined;
     this.specList = undefined;
+    this.building = undefined;
     this.byLower = undefined;
     this.byNormalized = undefined;
     this.repaired.clear();
@@ -126,12 +129,36 @@ export class ToolRegistry {
   }
 
   /**
-   * Provider specs sorted by name. The same array is returned until a tool is
-   * registered, so a prompt built from it is byte-identical across turns and
-   * provider prompt caches keep hitting.
+   * Provider specs sorted by name, built on first need (a tool's JSON Schema
+   * may wait on tandem's zod: see {@link toolSpec}). The same array is given
+   * until a tool is registered, so a prompt built from it is byte-identical
+   * across turns and provider prompt caches keep hitting.
+   * @throws ConfigError (as a rejection) naming the tool whose parameters have no object JSON Schema.
    */
-  specs(): ToolSpec[] {
-    if (!this.specList) this.specList = this.names().map((name) => toolSpec(this.tools.get(name)!));
+  specs(): Promise<ToolSpec[]> {
+    if (this.specList) return Promise.resolve(this.specList);
+    if (this.building) return this.building;
+    const building = Promise.all(this.names().map((name) => toolSpec(this.tools.get(name)!))).then(
+      (list) => {
+        // A tool registered meanwhile made this list stale: the registry's own build stands.
+        if (this.building === building) this.specList = list;
+        return list;
+      },
+      (error: unknown) => {
+        if (this.building === building) this.building = undefined;
+        throw error;
+      },
+    );
+    this.building = building;
+    return building;
+  }
+
+  /**
+   * The specs of the current tools when {@link ToolRegistry.specs} has built
+   * them, else `undefined` (never built, or a tool was registered since): the
+   * turn's request reads them without waiting, and awaits `specs()` otherwise.
+   */
+  builtSpecs(): ToolSpec[] | undefined {
     return this.specList;
   }
 

@@ -5,9 +5,9 @@
  * gets exactly one result, in call order.
  * @module
  */
+import pLimit from 'p-limit';
 import { ConfigError } from '../core/errors.js';
-import type { Emitter, EventPayloads } from '../core/events.js';
-import { andThen, isThenable, type MaybePromise } from '../core/maybe-async.js';
+import type { Emitter, EventPayloads, InterruptView } from '../core/events.js';
 import { mediaSummary } from '../core/media.js';
 import type { MediaPart } from '../core/messages.js';
 import { type Clock, systemClock } from '../core/seams.js';
@@ -37,6 +37,8 @@ export interface ToolOutcome {
    * the call has no result yet, and `output` only says so.
    */
   deferred?: true;
+  /** The question a deferred call waits on (its interrupt id answers it on resume). */
+  interrupt?: InterruptView;
 }
 
 /** A call that passed name, JSON and argument checks. */
@@ -49,7 +51,7 @@ export type ReadyToolCall = Extract<PreparedCall, { status: 'ready' }>;
  */
 export type GateDecision =
   | { allow: true }
-  | { allow: false; result: string; isError?: boolean; deferred?: true };
+  | { allow: false; result: string; isError?: boolean; deferred?: true; interrupt?: InterruptView };
 
 /**
  * Called before each ready call executes (guardrails and approvals plug in
@@ -134,25 +136,15 @@ export class ToolRunner {
 
   /**
    * Runs `prepared` and resolves with one outcome per call, in call order.
-   * See {@link ToolRunner.start}, which gives them at once when every call
-   * completes synchronously.
+   * Calls that are not ready are answered at once with their message. Ready
+   * calls run concurrently when there are at least two, all are
+   * parallel-safe and no two name overlapping paths; otherwise one after
+   * another. Emits `tool_call` and then exactly one `tool_result` per call,
+   * and `parallel_start` / `parallel_complete` around a concurrent batch.
+   * Never rejects: a throwing tool, a timeout or an abort becomes an error
+   * result. A deferred call's outcome is marked `deferred`.
    */
   async run(prepared: readonly PreparedCall[], ctx: RunToolsContext): Promise<ToolOutcome[]> {
-    return this.start(prepared, ctx);
-  }
-
-  /**
-   * Runs `prepared` and gives one outcome per call, in call order — at once
-   * when every call completes synchronously, else as a promise. Calls that
-   * are not ready are answered at once with their message. Ready calls run
-   * concurrently when there are at least two, all are parallel-safe and no
-   * two name overlapping paths; otherwise one after another. Emits
-   * `tool_call` and then exactly one `tool_result` per call, and
-   * `parallel_start` / `parallel_complete` around a concurrent batch. Never
-   * rejects: a throwing tool, a timeout or an abort becomes an error result.
-   * A deferred call's outcome is marked `deferred`.
-   */
-  start(prepared: readonly PreparedCall[], ctx: RunToolsContext): MaybePromise<ToolOutcome[]> {
     const outcomes = new Array<ToolOutcome>(prepared.length);
     let ready: number[] | undefined;
     for (let i = 0; i < prepared.length; i++) {
@@ -170,65 +162,45 @@ export class ToolRunner {
     if (ready.length > 1 && canRunConcurrently(prepared, ready)) {
       return this.runConcurrently(prepared, ready, outcomes, ctx);
     }
-    return this.runInOrder(prepared, ready, 0, outcomes, ctx);
+    for (const i of ready) {
+      emitCall(ctx.emit, prepared[i]!);
+      outcomes[i] = await this.limited(prepared[i] as ReadyToolCall, ctx);
+    }
+    return outcomes;
   }
 
-  private runConcurrently(
+  private async runConcurrently(
     prepared: readonly PreparedCall[],
     ready: readonly number[],
     outcomes: ToolOutcome[],
     ctx: RunToolsContext,
-  ): MaybePromise<ToolOutcome[]> {
+  ): Promise<ToolOutcome[]> {
     const ids = ready.map((i) => prepared[i]!.call.id);
     for (const i of ready) emitCall(ctx.emit, prepared[i]!);
     ctx.emit.emit('parallel_start', { ids });
     const start = this.clock.now();
-    // Lanes only when the batch is larger than the cap: most turns need none.
-    const settled =
-      ready.length > this.concurrency
-        ? inLanes(ready.length, this.concurrency, (k) =>
-            this.limited(prepared[ready[k]!] as ReadyToolCall, ctx),
-          )
-        : this.startAll(prepared, ready, ctx, start);
-    return andThen(settled, (results) => {
-      for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
-      ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
-      return outcomes;
-    });
-  }
-
-  /** Starts every call of the batch at once; synchronous when they all complete synchronously. */
-  private startAll(
-    prepared: readonly PreparedCall[],
-    ready: readonly number[],
-    ctx: RunToolsContext,
-    start: number,
-  ): MaybePromise<ToolOutcome[]> {
-    const started = ready.map((i) => this.limited(prepared[i] as ReadyToolCall, ctx, start));
-    return started.some(isPromise) ? Promise.all(started) : (started as ToolOutcome[]);
-  }
-
-  /** Runs `ready[from…]` one after another, synchronously while the calls complete synchronously. */
-  private runInOrder(
-    prepared: readonly PreparedCall[],
-    ready: readonly number[],
-    from: number,
-    outcomes: ToolOutcome[],
-    ctx: RunToolsContext,
-  ): MaybePromise<ToolOutcome[]> {
-    for (let k = from; k < ready.length; k++) {
-      const i = ready[k]!;
-      emitCall(ctx.emit, prepared[i]!);
-      const outcome = this.limited(prepared[i] as ReadyToolCall, ctx);
-      if (isPromise(outcome)) {
-        return outcome.then((settled) => {
-          outcomes[i] = settled;
-          return this.runInOrder(prepared, ready, k + 1, outcomes, ctx);
-        });
-      }
-      outcomes[i] = outcome;
-    }
+    // A limiter only when the batch is larger than the cap: most turns need none, and
+    // calls that all start now share the batch's start time.
+    const results = await (ready.length > this.concurrency
+      ? this.inTurnLimit(prepared, ready, ctx)
+      : Promise.all(ready.map((i) => this.limited(prepared[i] as ReadyToolCall, ctx, start))));
+    for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
+    ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
     return outcomes;
+  }
+
+  /**
+   * Runs a batch larger than the cap: at most `concurrency` calls at once, the
+   * next starting as one settles, in call order. The limiter is the turn's own,
+   * so runs sharing this runner never wait on each other's calls.
+   */
+  private inTurnLimit(
+    prepared: readonly PreparedCall[],
+    ready: readonly number[],
+    ctx: RunToolsContext,
+  ): Promise<ToolOutcome[]> {
+    const limit = pLimit(this.concurrency);
+    return Promise.all(ready.map((i) => limit(() => this.limited(prepared[i] as ReadyToolCall, ctx))));
   }
 
   /** `startedAt`: when the call starts, if the caller read the clock just now (a batch's calls start together). */
@@ -236,55 +208,42 @@ export class ToolRunner {
     prepared: ReadyToolCall,
     ctx: RunToolsContext,
     startedAt?: number,
-  ): ToolOutcome | Promise<ToolOutcome> =>
-    this.limiter
-      ? this.limiter(async () => this.execute(prepared, ctx))
-      : this.execute(prepared, ctx, startedAt);
+  ): Promise<ToolOutcome> =>
+    this.limiter ? this.limiter(() => this.execute(prepared, ctx)) : this.execute(prepared, ctx, startedAt);
 
-  /**
-   * Gate, tool, filter. A call whose gate decides and whose tool returns
-   * synchronously, without an output filter, completes synchronously.
-   */
-  private readonly execute = (
+  /** Gate, tool, filter. */
+  private readonly execute = async (
     prepared: ReadyToolCall,
     ctx: RunToolsContext,
     start = this.clock.now(),
-  ): ToolOutcome | Promise<ToolOutcome> => {
+  ): Promise<ToolOutcome> => {
     if (!ctx.gate) return this.invoke(prepared, ctx, start, undefined);
-    let decision: ReturnType<ToolGate>;
+    let decision: Awaited<ReturnType<ToolGate>>;
     try {
-      decision = ctx.gate(prepared, ctx);
+      decision = await ctx.gate(prepared, ctx);
     } catch (error) {
       return this.invoke(prepared, ctx, start, gateFailure(error));
     }
-    if (!isThenable(decision)) return this.invoke(prepared, ctx, start, denial(decision));
-    return Promise.resolve(decision).then(
-      (d) => this.invoke(prepared, ctx, start, denial(d)),
-      (error: unknown) => this.invoke(prepared, ctx, start, gateFailure(error)),
-    );
+    return this.invoke(prepared, ctx, start, denial(decision));
   };
 
   /** Runs the allowed call (`denied` answers it instead) and completes it. */
-  private invoke(
+  private async invoke(
     prepared: ReadyToolCall,
     ctx: RunToolsContext,
     start: number,
     denied: Settled | undefined,
-  ): ToolOutcome | Promise<ToolOutcome> {
+  ): Promise<ToolOutcome> {
     const settled =
       denied ?? (ctx.signal.aborted ? { output: abortedText(prepared.tool.name), isError: true } : undefined);
     if (settled) return this.completeCall(prepared, settled, start, ctx);
-    const invoked = invokeTool(prepared, ctx, this.clock);
+    let result = await invokeTool(prepared, ctx, this.clock);
     const filterOutput = ctx.filterOutput;
-    if (!filterOutput) return andThen(invoked, (s) => this.completeCall(prepared, s, start, ctx));
-    return (async () => {
-      let result = await invoked;
-      if (!result.isError) {
-        const apply = (output: string) => filterOutput(output, prepared, ctx);
-        result = await filter(apply, result, prepared.tool.name, ctx.signal);
-      }
-      return this.completeCall(prepared, result, start, ctx);
-    })();
+    if (filterOutput && !result.isError) {
+      const apply = (output: string) => filterOutput(output, prepared, ctx);
+      result = await filter(apply, result, prepared.tool.name, ctx.signal);
+    }
+    return this.completeCall(prepared, result, start, ctx);
   }
 
   private completeCall(
@@ -301,7 +260,7 @@ export class ToolRunner {
     id: string,
     name: string,
     toolLimit: number | undefined,
-    { output, isError, filtered, deferred, attachments }: Settled,
+    { output, isError, filtered, deferred, interrupt, attachments }: Settled,
     durationMs: number,
     ctx: RunToolsContext,
   ): ToolOutcome {
@@ -316,6 +275,7 @@ export class ToolRunner {
       durationMs,
     };
     if (deferred) outcome.deferred = true;
+    if (interrupt) outcome.interrupt = interrupt;
     // What the model saw, not the whole output: a 50 MB page stays out of every event log.
     const event: EventPayloads['tool_result'] = { id, name, output: text, isError, durationMs, truncated };
     if (truncated) event.outputChars = output.length;
@@ -350,25 +310,4 @@ function canRunConcurrently(prepared: readonly PreparedCall[], ready: readonly n
     paths.push(callPaths(tool, args));
   }
   return pathsDisjoint(paths);
-}
-
-/**
- * Runs `count` tasks with at most `lanes` unsettled at once, starting them
- * in order as lanes free up; the results in task order. The batch is known
- * up front, so a lane is a loop, not a queue.
- */
-function inLanes<T>(count: number, lanes: number, task: (index: number) => MaybePromise<T>): Promise<T[]> {
-  const results = new Array<T>(count);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  return Promise.all(Array.from({ length: Math.min(lanes, count) }, lane)).then(() => results);
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return value instanceof Promise;
 }

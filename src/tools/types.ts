@@ -1,14 +1,15 @@
 /**
  * Tools: what a model can call. Parameters are any Standard Schema (zod 4,
  * valibot, arktype…) or `jsonSchema()`; providers get the JSON Schema the
- * schema library makes (see `model/schema-json.ts`).
+ * schema library makes (see `model/schema-json.ts`), made when a request
+ * first needs it (see {@link toolSpec}).
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import type { Sandbox } from '../core/sandbox.js';
-import { parametersJsonSchema } from '../model/schema-json.js';
+import { jsonSchemaNow, jsonSchemaOf } from '../model/schema-json.js';
 import type { JsonSchema, ToolSpec } from '../model/types.js';
 import { assertObjectParameters, assertZodObjectParameters } from './object-parameters.js';
 import { assertSchema, type Schema, type SchemaOutput } from './schema.js';
@@ -32,6 +33,13 @@ export interface ToolContext {
    * call has its result. Absent when the tool is called outside a runner.
    */
   progress?: (update: ToolProgress) => void;
+  /**
+   * Called by a call that starts waiting for a human (an approval, a
+   * question); returns the function that ends the wait. The executor's
+   * wall-clock budget stops meanwhile: a human may take longer than the
+   * whole budget. Absent outside an executor.
+   */
+  waitingForHuman?: () => () => void;
 }
 
 /** A running tool's progress report: `progress` rises, `total` when known, `message` for people. */
@@ -55,10 +63,33 @@ export interface Tool<Args = any, Result = unknown> {
    * run in order. Default: keys named `path`, `file`, `filePath`, `paths`.
    */
   readonly pathArgs?: readonly string[];
-  /** JSON Schema of `parameters`, computed once. */
-  readonly jsonSchema: Record<string, unknown>;
+  /**
+   * The JSON Schema providers get, over the one made from `parameters` (the
+   * definition's `jsonSchema`). {@link toolSpec} gives the one sent.
+   */
+  readonly jsonSchema?: JsonSchema;
+  /**
+   * Whether a call must be approved by a human before it runs: `true`, or a
+   * predicate over the call's arguments. Without an interrupt bus to ask on,
+   * the run ends `interrupted` with the call in `result.interruptions`.
+   * Absent: the approval threshold (`ApprovalGate`'s `threshold`) decides.
+   */
+  readonly needsApproval?: NeedsApproval<Args>;
   execute(args: Args, ctx: ToolContext): Promise<Result> | Result;
 }
+
+/** What a {@link NeedsApproval} predicate gets besides the call's arguments. */
+export interface NeedsApprovalContext {
+  runId: string;
+  toolCallId: string;
+  stepId?: string;
+  agent?: string;
+}
+
+/** A tool's `needsApproval`: always, never, or decided per call. */
+export type NeedsApproval<Args = any> =
+  | boolean
+  | ((args: Args, ctx: NeedsApprovalContext) => boolean | Promise<boolean>);
 
 /** Options of {@link defineTool}. */
 export interface ToolDefinition<S extends StandardSchemaV1, Result> {
@@ -80,6 +111,8 @@ export interface ToolDefinition<S extends StandardSchemaV1, Result> {
   timeoutMs?: number;
   maxOutputChars?: number;
   pathArgs?: readonly string[];
+  /** See {@link Tool.needsApproval}. */
+  needsApproval?: NeedsApproval<SchemaOutput<S>>;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -100,7 +133,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  *   `parameters` is not a schema (a zod 3 schema included), when no JSON Schema can be made of it, or
  *   when that JSON Schema is not of `type: 'object'` (every provider requires one). The JSON Schema of a
  *   zod schema older than zod 4.2 is made once tandem's zod is imported: a zod type that is never an
- *   object is refused here, the rest before the first request that would send it.
+ *   object is refused here, the rest when the first request's tool specs are built (see {@link toolSpec}).
  */
 export function defineTool<S extends StandardSchemaV1, Result>(
   definition: ToolDefinition<S, Result>,
@@ -111,12 +144,8 @@ export function defineTool<S extends StandardSchemaV1, Result>(
   const label = `Tool '${definition.name}' parameters`;
   assertSchema(definition.parameters, label);
   if (definition.jsonSchema === undefined) assertZodObjectParameters(definition.parameters, label);
-  const jsonSchema = parametersJsonSchema(
-    definition.parameters,
-    label,
-    definition.jsonSchema,
-    assertObjectParameters,
-  );
+  // Judged now when it can be made now; a schema waiting on tandem's zod is judged by toolSpec.
+  jsonSchemaNow(definition.parameters, label, definition.jsonSchema, assertObjectParameters);
   return {
     name: definition.name,
     description: definition.description,
@@ -126,12 +155,22 @@ export function defineTool<S extends StandardSchemaV1, Result>(
     timeoutMs: definition.timeoutMs,
     maxOutputChars: definition.maxOutputChars,
     pathArgs: definition.pathArgs,
-    jsonSchema,
+    ...(definition.jsonSchema === undefined ? {} : { jsonSchema: definition.jsonSchema }),
+    ...(definition.needsApproval === undefined ? {} : { needsApproval: definition.needsApproval }),
     execute: definition.execute,
   };
 }
 
-/** The provider-facing spec of a tool. */
-export function toolSpec(tool: Tool): ToolSpec {
-  return { name: tool.name, description: tool.description, parameters: tool.jsonSchema };
+/**
+ * The provider-facing spec of a tool: its `jsonSchema`, else the JSON Schema
+ * of its `parameters`, made on first need and kept per schema. A zod schema
+ * older than zod 4.2, or one of tandem's own, imports tandem's zod first.
+ * @throws ConfigError (as a rejection) when no JSON Schema can be made of `parameters`, or the one made
+ *   is not of `type: 'object'`.
+ */
+export async function toolSpec(tool: Tool): Promise<ToolSpec> {
+  const label = `Tool '${tool.name}' parameters`;
+  const parameters =
+    tool.jsonSchema ?? (await jsonSchemaOf(tool.parameters, label, undefined, assertObjectParameters));
+  return { name: tool.name, description: tool.description, parameters };
 }

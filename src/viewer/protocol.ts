@@ -10,7 +10,7 @@ export interface RunSummary {
   title: string;
   /** `live`: tracked as it runs; `log`: a recorded event log; `state`: a saved run state. */
   source: 'live' | 'log' | 'state';
-  /** `paused`: ended with an `interrupted` error, waiting to be resumed. */
+  /** `paused`: ended `interrupted` (or with an `interrupted` error), waiting to be resumed. */
   status: 'running' | 'paused' | 'completed' | 'failed';
   startedAt?: number;
   endedAt?: number;

@@ -45,7 +45,7 @@ describe('abort', () => {
     expect(error.kind).toBe('aborted');
     expect(toolSignal?.aborted).toBe(true);
     expect(ofType(events, 'tool_result')[0]).toMatchObject({ isError: true });
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'aborted' } });
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed', error: { kind: 'aborted' } });
     expectInvariants(events);
   });
 
@@ -88,7 +88,9 @@ describe('abort', () => {
     ]);
     const { executor } = setup([], { model, runtime });
     const run = executor.run('q', { signal: controller.signal });
-    await expect(run.result).rejects.toBeInstanceOf(AbortError);
+    const result = await run.result;
+    expect(result.status).toBe('failed');
+    expect(result.error).toBeInstanceOf(AbortError);
     expect(model.calls).toBe(1);
   });
 });
@@ -108,7 +110,7 @@ describe('wall-clock budget', () => {
     expect(error).toBeInstanceOf(RunError);
     expect(error.kind).toBe('timeout');
     expect(ofType(events, 'tool_result')).toHaveLength(1);
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'timeout' } });
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'partial', error: { kind: 'timeout' } });
     expectInvariants(events);
   });
 
@@ -132,7 +134,7 @@ describe('wall-clock budget', () => {
       { text: 'too late' },
     ]);
     const executor = new Executor({ model, tools: [add], runtime: { ...testRuntime(), clock } });
-    await expect(executor.run('q').result).rejects.toMatchObject({ kind: 'timeout' });
+    expect(await executor.run('q').result).toMatchObject({ status: 'partial', error: { kind: 'timeout' } });
     expect(model.calls).toBe(1);
   });
 

@@ -26,7 +26,11 @@ describe('unknown tool names', () => {
     expect(error.message).toContain('multiply_all_the_things');
     expect(lastToolResult(model.requests[1]!)).toContain("Tool 'multiply_all_the_things' does not exist");
     expect(lastToolResult(model.requests[1]!)).toContain('Available tools: add');
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'invalid_tool_calls' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'complete',
+      status: 'failed',
+      error: { kind: 'invalid_tool_calls' },
+    });
     expectInvariants(events);
     model.assertConsumed();
   });
@@ -170,7 +174,7 @@ describe('empty model replies', () => {
     expect(error.kind).toBe('model');
     expect(error.cause).toBeInstanceOf(ModelError);
     expect(error.cause.kind).toBe('empty_response');
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'model' } });
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed', error: { kind: 'model' } });
     model.assertConsumed();
   });
 
@@ -185,13 +189,17 @@ describe('empty model replies', () => {
 describe('model failures', () => {
   it('ends with a typed error event when the stream fails mid-way', async () => {
     const failure = new ModelError('server', 'upstream reset', { status: 502 });
-    const { executor } = setup([{ error: failure, afterParts: [{ type: 'text-delta', delta: 'Hel' }] }]);
+    // The text shown is kept and the model asked to continue (salvage); the continuation fails too.
+    const { executor } = setup(
+      [{ error: failure, afterParts: [{ type: 'text-delta', delta: 'Hel' }] }, { error: failure }],
+      { retry: false },
+    );
     const { error, events } = await runCollect(executor, 'q');
     expect(error).toBeInstanceOf(RunError);
     expect(error).toMatchObject({ kind: 'model', cause: failure });
     expect(ofType(events, 'token').map((e) => e.delta)).toEqual(['Hel']);
     expect(ofType(events, 'stage').map((e) => e.status)).toEqual(['running', 'failed']);
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'model' } });
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed', error: { kind: 'model' } });
     expectInvariants(events);
   });
 

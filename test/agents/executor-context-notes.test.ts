@@ -99,7 +99,7 @@ describe('context compaction on turns that carry notes', () => {
     const runtime = testRuntime();
     const { executor } = setup([], {
       model,
-      invoker: createResilientInvoker({ models: [model], runtime }),
+      invoker: () => createResilientInvoker({ models: [model], runtime }),
       runtime,
       tools: [lookup(true)],
       context: contextPerConversation({ contextWindow: 128_000, counter: new TokenCounter() }),

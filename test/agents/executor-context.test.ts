@@ -49,7 +49,7 @@ describe('Executor with context management', () => {
     const runtime = testRuntime();
     const executor = new Executor({
       model,
-      invoker: createResilientInvoker({ models: [model], runtime }),
+      invoker: () => createResilientInvoker({ models: [model], runtime }),
       runtime,
       maxIterations: 1,
       context: contextPerConversation({ contextWindow: 128_000, counter: new TokenCounter() }),

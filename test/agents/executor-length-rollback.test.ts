@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, LENGTH_ROLLBACK_NOTE } from '../../src/index.js';
+import { LENGTH_ROLLBACK_NOTE } from '../../src/agents/index.js';
+import { defineTool } from '../../src/index.js';
 import { allText, ofType, runCollect, setup } from '../support/executor-fixtures.js';
 
 function writer() {

@@ -189,7 +189,7 @@ describe('reflection', () => {
     expect(error.kind).toBe('aborted');
     expect(judge.calls).toBe(1);
     expect(reflectionStages(events)[1]).toMatch(/^failed:/);
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'aborted' } });
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed', error: { kind: 'aborted' } });
     expectInvariants(events);
   });
 

@@ -70,7 +70,10 @@ describe('Executor resumes claimed with claimCheckpoint', () => {
           store.save('pay', { revision: ++revision, messages: [...messages], approvals: asked }),
       });
       run.on('interrupt', (e) => asked.push(e.interrupt.toolCallId!));
-      await expect(run.result).rejects.toMatchObject({ kind: 'interrupted' });
+      await expect(run.result).resolves.toMatchObject({
+        status: 'interrupted',
+        error: { kind: 'interrupted' },
+      });
       const saved = (await store.load('pay'))!;
 
       const resume = async (script: ScriptEntry[]) => {

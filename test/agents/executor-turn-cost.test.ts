@@ -1,20 +1,17 @@
 /**
  * What a turn does not pay for: a second abort signal per run, a request
- * rebuilt every turn, promises around synchronous tools. Counted, not timed
+ * rebuilt every turn, a long conversation copied per settled call. Counted, not timed
  * (speed is measured with bench/).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { Executor } from '../../src/agents/index.js';
+import { Executor, executeOn } from '../../src/agents/executor/index.js';
 import type { AssistantMessage } from '../../src/core/messages.js';
 import { emptyUsage } from '../../src/core/usage.js';
 import type { ChatModel, ModelRequest } from '../../src/model/types.js';
 import { ScriptedModel, testRuntime } from '../../src/testing/index.js';
-import { prepareTurn } from '../../src/tools/prepare.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
-import { ToolRunner } from '../../src/tools/runner.js';
 import { defineTool } from '../../src/tools/types.js';
-import { collectingBus, toolCall } from '../tools/helpers.js';
+import { collectingBus } from '../tools/helpers.js';
 
 const add = defineTool({
   name: 'add',
@@ -48,11 +45,27 @@ async function controllersMadeBy(fn: () => Promise<unknown>): Promise<number> {
   return made;
 }
 
+// Stale-stream detection, on by default, aborts a silent stream through a controller of its own, made when the
+// model reads its call signal: ScriptedModel's stream checks it between parts, so one per model call here.
+const STALE_WATCHES = 3;
+
 afterEach(() => vi.restoreAllMocks());
 
 describe('Executor turn costs', () => {
   it("makes one abort signal per run, the run's own, however many turns it takes", async () => {
     const executor = new Executor({ model: threeTurns(), tools: [add], runtime: testRuntime() });
+    const made = await controllersMadeBy(() => executor.run('add twice').result);
+    expect(made).toBe(1 + STALE_WATCHES);
+  });
+
+  it('makes no signal per model call for a model that never reads its call signal', async () => {
+    // ScriptedModel's generate reads its signal only to hang: these three calls never do.
+    const executor = new Executor({
+      model: threeTurns(),
+      tools: [add],
+      runtime: testRuntime(),
+      stream: false,
+    });
     const made = await controllersMadeBy(() => executor.run('add twice').result);
     expect(made).toBe(1);
   });
@@ -61,35 +74,29 @@ describe('Executor turn costs', () => {
     const executor = new Executor({ model: threeTurns(), tools: [add], runtime: testRuntime() });
     const caller = new AbortController();
     const made = await controllersMadeBy(() => executor.run('add twice', { signal: caller.signal }).result);
-    expect(made).toBe(1);
+    expect(made).toBe(1 + STALE_WATCHES);
   });
 
-  it('an execution given an abort for its signal works on that signal and makes none', async () => {
+  it("an execution under a caller's signal makes one signal of its own, linked to it", async () => {
     const executor = new Executor({ model: threeTurns(), tools: [add], runtime: testRuntime() });
     const owner = new AbortController();
     const { bus } = collectingBus();
     const made = await controllersMadeBy(() =>
-      executor.execute('add twice', {
-        emit: bus,
-        signal: owner.signal,
-        abort: (reason) => owner.abort(reason),
-      }),
+      executeOn(executor, 'add twice', { emit: bus, signal: owner.signal }),
     );
-    expect(made).toBe(0);
+    expect(made).toBe(1 + STALE_WATCHES);
   });
 
-  it("an execution's time limit aborts the signal it was given to own", async () => {
+  it("an execution's time limit aborts its own signal, never the caller's", async () => {
     const runtime = testRuntime();
     const model = new ScriptedModel([() => ({ hang: true })]);
     const executor = new Executor({ model, tools: [add], runtime, timeoutMs: 1000 });
     const owner = new AbortController();
     const { bus } = collectingBus();
-    const failed = executor
-      .execute('hang', { emit: bus, signal: owner.signal, abort: (r) => owner.abort(r) })
-      .catch((error: unknown) => error);
+    const done = executeOn(executor, 'hang', { emit: bus, signal: owner.signal });
     await runtime.clock.advance(1000);
-    expect(await failed).toMatchObject({ kind: 'timeout' });
-    expect(owner.signal.aborted).toBe(true);
+    expect(await done).toMatchObject({ status: 'partial', error: { kind: 'timeout' } });
+    expect(owner.signal.aborted).toBe(false);
   });
 
   it('sends the same request object every turn while the tools stay the same', async () => {
@@ -151,28 +158,5 @@ describe('Executor turn costs', () => {
     await executor.run('add four', { history }).result;
     const longCopies = slice.mock.results.filter((r) => (r.value as unknown[]).length >= 1000);
     expect(longCopies).toHaveLength(1);
-  });
-});
-
-describe('synchronous tool turns', () => {
-  it('prepares calls of synchronous schemas without a promise', () => {
-    const prepared = prepareTurn(new ToolRegistry([add]), [toolCall('add', { a: 1, b: 2 })]);
-    expect(prepared).not.toBeInstanceOf(Promise);
-  });
-
-  it('runs synchronous tools to their outcomes without a promise', () => {
-    const { bus } = collectingBus();
-    const prepared = prepareTurn(new ToolRegistry([add]), [
-      toolCall('add', { a: 1, b: 2 }, 'c1'),
-      toolCall('add', { a: 3, b: 4 }, 'c2'),
-    ]);
-    if (prepared instanceof Promise) throw new Error('expected synchronous preparation');
-    const ran = new ToolRunner().start(prepared.calls, {
-      signal: new AbortController().signal,
-      emit: bus,
-      runId: bus.runId,
-    });
-    expect(Array.isArray(ran)).toBe(true);
-    expect((ran as { content: string }[]).map((o) => o.content)).toEqual(['3', '7']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Executor } from '../../src/agents/index.js';
+import { Executor, executeOn } from '../../src/agents/executor/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { TandemEvent } from '../../src/core/events.js';
@@ -142,14 +142,14 @@ describe('Executor: the ReAct loop', () => {
     expect(events.at(-1)).toMatchObject({ type: 'complete', output: 'hi', status: 'success' });
   });
 
-  it('execute() runs on the caller’s emitter without run_started or a terminal event', async () => {
+  it('an execution started by another agent runs on its emitter without run_started or a terminal event', async () => {
     const runtime = testRuntime();
     const bus = new EventBus({ runId: 'run_outer', clock: runtime.clock });
     const events: TandemEvent[] = [];
     bus.on('*', (e) => events.push(e));
     const model = new ScriptedModel([callAdd(1, 2), { text: 'three' }]);
     const executor = new Executor({ model, tools: [add], runtime });
-    const result = await executor.execute('q', {
+    const result = await executeOn(executor, 'q', {
       emit: bus.scope({ parentId: 'orchestrator' }),
       stepId: 'step-2',
     });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatSummary } from '../../src/context/index.js';
 import {
   ContextCompressor,
   createContextManager,
-  formatSummary,
   type Message,
   ModelError,
   TokenCounter,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { COMPACTION_NOTE } from '../../src/context/index.js';
 import {
-  COMPACTION_NOTE,
   ContextCompressor,
   createContextManager,
   type Message,

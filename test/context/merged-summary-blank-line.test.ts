@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ContextCompressor,
-  type Message,
-  type ModelRequest,
-  SUMMARY_END,
-  SUMMARY_PREFIX,
-  textOf,
-} from '../../src/index.js';
+import { SUMMARY_END, SUMMARY_PREFIX } from '../../src/context/index.js';
+import { ContextCompressor, type Message, type ModelRequest, textOf } from '../../src/index.js';
 import { createOpenAI } from '../../src/providers/openai/index.js';
 import { assistant, call, fakeSummarizer, result, user } from './helpers.js';
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ContextCompressor,
-  formatSummary,
-  type Message,
-  type ModelRequest,
-  textOf,
-} from '../../src/index.js';
+import { formatSummary } from '../../src/context/index.js';
+import { ContextCompressor, type Message, type ModelRequest, textOf } from '../../src/index.js';
 import { assistant, call, fakeSummarizer, result, user } from './helpers.js';
 
 const PEM = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectStream, type ModelStreamPart, responseToStream, StreamAggregator } from '../../src/index.js';
+import { collectStream, type ModelStreamPart } from '../../src/index.js';
+import { responseToStream, StreamAggregator } from '../../src/model/index.js';
 
 async function* parts(list: ModelStreamPart[]) {
   yield* list;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError, sleep } from '../../src/index.js';
+import { sleep } from '../../src/core/index.js';
+import { ModelError } from '../../src/index.js';
 import { FakeClock, ScriptedModel, seededRandom, sequentialIds } from '../../src/testing/index.js';
 
 const req = (text: string) => ({ messages: [{ role: 'user' as const, content: text }] });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RunBudget } from '../../src/core/index.js';
 import {
   ConfigError,
   costOf,
@@ -6,7 +7,6 @@ import {
   emptyUsage,
   isErrorOf,
   priceLookup,
-  RunBudget,
   type TandemEvent,
 } from '../../src/index.js';
 import { createProgressStore } from '../../src/state/index.js';

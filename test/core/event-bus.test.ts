@@ -119,6 +119,71 @@ describe('EventBus', () => {
     expect(onListenerError).toHaveBeenCalledTimes(1);
   });
 
+  describe('listeners', () => {
+    it('calls the listeners of a type in the order they were added, and none of another type', () => {
+      const { bus: b } = bus();
+      const calls: string[] = [];
+      b.on('token', (e) => calls.push(`first ${e.delta}`));
+      b.on('token', (e) => calls.push(`second ${e.delta}`));
+      b.on('reasoning', (e) => calls.push(`other ${e.delta}`));
+      b.emit('token', { delta: '1' });
+      expect(calls).toEqual(['first 1', 'second 1']);
+    });
+
+    it('delivers an event a listener emits after the current one reached every listener, in seq order', () => {
+      const { bus: b } = bus();
+      const calls: string[] = [];
+      b.on('token', (e) => {
+        calls.push(`first ${e.delta}#${e.seq}`);
+        if (e.delta === '1') b.emit('token', { delta: '2' });
+      });
+      b.on('token', (e) => calls.push(`second ${e.delta}#${e.seq}`));
+      b.emit('token', { delta: '1' });
+      expect(calls).toEqual(['first 1#1', 'second 1#1', 'first 2#2', 'second 2#2']);
+    });
+
+    it('removes a once listener before calling it, so an event it causes does not reach it again', () => {
+      const { bus: b } = bus();
+      const calls: string[] = [];
+      b.once('token', (e) => {
+        calls.push(e.delta);
+        if (e.delta === '1') b.emit('token', { delta: '2' });
+      });
+      b.emit('token', { delta: '1' });
+      b.emit('token', { delta: '3' });
+      expect(calls).toEqual(['1']);
+    });
+
+    it('delivers an event to the listeners registered when it started, whatever they add or remove', () => {
+      const { bus: b } = bus();
+      const calls: string[] = [];
+      const late = () => calls.push('late');
+      const second = () => calls.push('second');
+      b.on('token', () => {
+        calls.push('first');
+        b.off('token', second);
+        b.on('token', late);
+      });
+      b.on('token', second);
+      b.emit('token', { delta: '1' });
+      expect(calls).toEqual(['first', 'second']);
+      calls.length = 0;
+      b.emit('token', { delta: '2' });
+      expect(calls).toEqual(['first', 'late']);
+    });
+
+    it('removes every registration of a function, once or not', () => {
+      const { bus: b } = bus();
+      const calls: string[] = [];
+      const fn = (e: TandemEvent<'token'>) => calls.push(e.delta);
+      b.on('token', fn);
+      b.once('token', fn);
+      b.off('token', fn);
+      b.emit('token', { delta: '1' });
+      expect(calls).toEqual([]);
+    });
+  });
+
   describe('backpressure', () => {
     it('returns undefined (no promise) while no iterator lags', () => {
       const { bus: b } = bus({ highWaterMark: 4 });

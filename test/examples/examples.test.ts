@@ -34,7 +34,7 @@ const expectedOutput: Record<string, string[]> = {
   'approval-roundtrip.ts': [
     'tool_result run_shell: Tool blocked',
     'tool_result deploy: deployed checkout (v42)',
-    'User denied execution of run_shell. The tool was not executed.',
+    'User denied execution of run_shell: Never delete a production namespace. The tool was not executed.',
     'answer: Checkout is deployed; I did not delete the namespace.',
   ],
   'code-skill.ts': ["NameError: name 'numbrs' is not defined", 'mean = 3.875 (after 2 attempt(s))'],

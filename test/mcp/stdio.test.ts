@@ -45,8 +45,9 @@ async function runAgent(
     events.push(event);
     onEvent?.(event, () => run.abort());
   });
+  // A run that did not succeed resolves with its typed error (docs/results.md).
   const outcome = await run.result.then(
-    (result) => ({ result, error: undefined }),
+    (result) => ({ result, error: result.status === 'success' ? undefined : result.error }),
     (error: unknown) => ({ result: undefined, error }),
   );
   return { model, events, ...outcome };

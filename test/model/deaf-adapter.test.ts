@@ -47,13 +47,10 @@ describe('a model adapter deaf to its AbortSignal', () => {
     const model = deafModel('deaf:model', { streams });
     const executor = new Executor({ model, runtime: testRuntime() });
     const run = executor.run('hi');
-    const settled = run.result.then(
-      () => 'resolved',
-      (error: unknown) => error,
-    );
+    const settled = run.result;
     await model.called;
     run.abort();
-    expect(await settled).toBeInstanceOf(AbortError);
+    expect((await settled).error).toBeInstanceOf(AbortError);
   });
 
   it.each([
@@ -62,7 +59,7 @@ describe('a model adapter deaf to its AbortSignal', () => {
   ])('cannot hang a run past its timeoutMs (%s)', async (_label, streams) => {
     const runtime = testRuntime();
     const executor = new Executor({ model: deafModel('deaf:model', { streams }), runtime, timeoutMs: 5_000 });
-    const error = await runtime.clock.run(executor.run('hi').result.catch((e: unknown) => e));
+    const { error } = await runtime.clock.run(executor.run('hi').result);
     expect(error).toBeInstanceOf(RunError);
     expect((error as RunError).kind).toBe('timeout');
     expect(runtime.clock.now()).toBe(5_000);
@@ -72,8 +69,8 @@ describe('a model adapter deaf to its AbortSignal', () => {
     const runtime = testRuntime();
     const model = new ScriptedModel([]);
     const invoker: ModelInvoker = { id: 'custom', model, invoke: () => never() };
-    const executor = new Executor({ model, invoker, runtime, timeoutMs: 1_000 });
-    const error = await runtime.clock.run(executor.run('hi').result.catch((e: unknown) => e));
+    const executor = new Executor({ model, invoker: () => invoker, runtime, timeoutMs: 1_000 });
+    const { error } = await runtime.clock.run(executor.run('hi').result);
     expect((error as RunError).kind).toBe('timeout');
   });
 
@@ -110,7 +107,7 @@ describe('a provider that stalls every call', () => {
     const stalled = deafModel('stalled:model', { streams: true });
     const backup = new ScriptedModel([{ text: 'from the backup' }], { id: 'backup:model' });
     const invoker = createResilientInvoker({ models: [stalled, backup], runtime, retry: { maxRetries: 3 } });
-    const executor = new Executor({ model: stalled, invoker, runtime, timeoutMs: 3_600_000 });
+    const executor = new Executor({ model: stalled, invoker: () => invoker, runtime, timeoutMs: 3_600_000 });
     const run = executor.run('hi');
     const fallbacks: unknown[] = [];
     run.on('fallback', (event) => fallbacks.push(event));
@@ -142,5 +139,47 @@ describe('a provider that stalls every call', () => {
     await expect(
       runtime.clock.run(off.invoke({ messages: [{ role: 'user', content: 'hi' }] })),
     ).rejects.toThrow(/no timer is left/);
+  });
+});
+
+describe("a call's own signal", () => {
+  it('aborts with the timeout when the deadline passes, for an adapter that listens to it', async () => {
+    const runtime = testRuntime();
+    let seen: AbortSignal | undefined;
+    const listening: ChatModel = {
+      id: 'listening:model',
+      generate(_request, options) {
+        seen = options?.signal;
+        return never<ModelResponse>();
+      },
+    };
+    const invoker = createResilientInvoker({
+      models: [listening],
+      runtime,
+      retry: false,
+      stream: { generateTimeoutMs: 10_000 },
+    });
+    const call = invoker.invoke({ messages: [{ role: 'user', content: 'hi' }] });
+    await expect(runtime.clock.run(call)).rejects.toMatchObject({ kind: 'timeout' });
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toMatchObject({ kind: 'timeout' });
+  });
+
+  it("is already aborted when an adapter first reads it after the caller's abort", async () => {
+    const runtime = testRuntime();
+    const caller = new AbortController();
+    let read: () => AbortSignal | undefined = () => undefined;
+    const late: ChatModel = {
+      id: 'late:model',
+      generate(_request, options) {
+        read = () => options?.signal;
+        return never<ModelResponse>();
+      },
+    };
+    const invoker = createResilientInvoker({ models: [late], runtime, retry: false });
+    const call = invoker.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { signal: caller.signal });
+    caller.abort(new Error('stop'));
+    await expect(call).rejects.toThrow('stop');
+    expect(read()?.aborted).toBe(true);
   });
 });

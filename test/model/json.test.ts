@@ -4,7 +4,7 @@ import { AbortError, ModelError } from '../../src/core/errors.js';
 import type { Emitter, EventPayloads, EventType } from '../../src/core/events.js';
 import { textOf, userMessage } from '../../src/core/messages.js';
 import { emptyUsage } from '../../src/core/usage.js';
-import { directInvoker, type ModelInvoker } from '../../src/model/invoke.js';
+import type { ModelInvoker } from '../../src/model/invoke.js';
 import {
   extractJSON,
   generateObject,
@@ -12,6 +12,7 @@ import {
   parseJSONLoose,
   StructuredOutputError,
 } from '../../src/model/json.js';
+import { directInvoker } from '../../src/model/resilience/resilient-invoker.js';
 import { FakeClock, flush } from '../../src/testing/fake-clock.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 

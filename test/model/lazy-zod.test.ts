@@ -51,30 +51,43 @@ describe('the JSON Schema of a zod schema older than zod 4.2', () => {
     });
   }
 
-  it('is filled in place once zod is imported, and jsonSchemasReady says when', async () => {
-    const { parametersJsonSchema, jsonSchemasReady } = await fresh();
-    expect(jsonSchemasReady()).toBeUndefined();
-    const json = parametersJsonSchema(older(z.object({ city: z.string() })), 'Tool parameters');
-    expect(json).toEqual({});
-    await jsonSchemasReady();
+  it('is made when first asked for, importing zod then, with nothing to wait for beforehand', async () => {
+    const { jsonSchemaNow, jsonSchemaOf, loadedZod } = await fresh();
+    const schema = older(z.object({ city: z.string() }));
+    expect(jsonSchemaNow(schema, 'Tool parameters')).toBeUndefined();
+    expect(loadedZod()).toBeUndefined();
+    const json = await jsonSchemaOf(schema, 'Tool parameters');
     expect(json).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
-    expect(jsonSchemasReady()).toBeUndefined();
+    // Converted once per schema object.
+    expect(await jsonSchemaOf(schema, 'Tool parameters')).toBe(json);
+    expect(jsonSchemaNow(schema, 'Tool parameters')).toBe(json);
   });
 
   it('is made at once when zod is already imported', async () => {
-    const { parametersJsonSchema, jsonSchemasReady, loadZod } = await fresh();
+    const { jsonSchemaNow, loadZod } = await fresh();
     await loadZod();
-    expect(parametersJsonSchema(older(z.object({ n: z.number() })), 'x')).toMatchObject({ type: 'object' });
-    expect(jsonSchemasReady()).toBeUndefined();
+    expect(jsonSchemaNow(older(z.object({ n: z.number() })), 'x')).toMatchObject({ type: 'object' });
   });
 
-  it('makes jsonSchemasReady reject with a ConfigError naming the schema when it cannot be converted', async () => {
-    const { parametersJsonSchema, jsonSchemasReady, ConfigError } = await fresh();
+  it('rejects with a ConfigError naming the schema when it cannot be converted', async () => {
+    const { jsonSchemaOf, ConfigError } = await fresh();
     const broken = older(z.object({ n: z.number() }));
     Object.defineProperty(broken, '_zod', { value: { def: { type: 'no such type' } } });
-    parametersJsonSchema(broken, "Tool 'x' parameters");
-    const error = await jsonSchemasReady()?.catch((e: unknown) => e);
+    const error = await jsonSchemaOf(broken, "Tool 'x' parameters").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/^Tool 'x' parameters: converting to JSON Schema failed/);
+  });
+});
+
+describe("the JSON Schema of one of tandem's own schemas", () => {
+  it('is the one zod writes for the schema it builds, made when first asked for', async () => {
+    const { lazySchema, jsonSchemaNow, jsonSchemaOf } = await fresh();
+    const lazy = lazySchema((zod) => zod.object({ q: zod.string().min(1).describe('Query') }));
+    expect(jsonSchemaNow(lazy, 'x')).toBeUndefined();
+    expect(await jsonSchemaOf(lazy, 'x')).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string', minLength: 1, description: 'Query' } },
+      required: ['q'],
+    });
   });
 });

@@ -72,7 +72,7 @@ describe('event order', () => {
     await clock.run(invoker.invoke({ messages: conversation }, { emit: bus }));
 
     expect(
-      events.map((e) => [e.type, 'error' in e ? e.error.kind : 'delta' in e ? e.delta : undefined, e.at]),
+      events.map((e) => [e.type, 'error' in e ? e.error?.kind : 'delta' in e ? e.delta : undefined, e.at]),
     ).toEqual([
       ['retry', 'connection', 0],
       ['retry', 'timeout', 182_000],

@@ -1,64 +1,103 @@
-/** Step attempts' abort signals: one per attempt running at once, not one per attempt. */
+/** Step attempts' abort signals: one of its own per attempt, linked to the run's. */
 import { describe, expect, it } from 'vitest';
-import { attemptSignal } from '../../src/agents/orchestrator/attempt-signals.js';
-import { decideComplex, planJson, setup } from './helpers.js';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/types.js';
+import { expectInvariants } from '../support/invariants.js';
+import { collect, decideComplex, planJson, setup } from './helpers.js';
 
-describe('attemptSignal', () => {
-  it("lends a signal whose attempt ended without aborting it to the run's next attempt", () => {
-    const run = new AbortController().signal;
-    const first = attemptSignal(run);
-    first.release();
-    const second = attemptSignal(run);
-    expect(second.signal).toBe(first.signal);
-    expect(second.signal.aborted).toBe(false);
-  });
-
-  it('never lends again a signal its attempt aborted', () => {
-    const run = new AbortController().signal;
-    const timedOut = attemptSignal(run);
-    timedOut.abort(new Error('timeout'));
-    timedOut.release();
-    const next = attemptSignal(run);
-    expect(next.signal).not.toBe(timedOut.signal);
-    expect(next.signal.aborted).toBe(false);
-  });
-
-  it('lends attempts running at once signals of their own, and an attempt aborts only its own', () => {
-    const run = new AbortController().signal;
-    const a = attemptSignal(run);
-    const b = attemptSignal(run);
-    expect(a.signal).not.toBe(b.signal);
-    a.abort('late');
-    expect(b.signal.aborted).toBe(false);
-  });
-
-  it("aborts the signals lent and kept when the run's signal aborts, with its reason", () => {
-    const controller = new AbortController();
-    const lent = attemptSignal(controller.signal);
-    const kept = attemptSignal(controller.signal);
-    kept.release();
-    controller.abort('stop');
-    expect(lent.signal.reason).toBe('stop');
-    expect(kept.signal.reason).toBe('stop');
-  });
-
-  it('an orchestrated run hands its sequential steps one signal, not one each', async () => {
-    const { orchestrator } = setup({
-      planner: [decideComplex, { text: planJson([{ id: 's1' }, { id: 's2' }, { id: 's3' }]) }],
-      executor: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
-      verifier: [{ text: 'PASS: ok' }],
-      finalizer: [{ text: 'final' }],
+describe('step attempt signals', () => {
+  it("never fires a listener a tool left on one attempt's signal when a later attempt times out", async () => {
+    let lingering = 0;
+    const linger = defineTool({
+      name: 'linger',
+      description: 'returns at once, leaving a listener on its signal',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        ctx.signal.addEventListener('abort', () => lingering++);
+        return 'done';
+      },
     });
-    const executor = (orchestrator as any).parts.executor;
-    const execute = executor.execute.bind(executor);
-    const signals: AbortSignal[] = [];
-    executor.execute = (input: unknown, options: { signal: AbortSignal }) => {
-      signals.push(options.signal);
-      return execute(input, options);
-    };
-    const result = await orchestrator.run('Three parts').result;
-    expect(result.status).toBe('success');
-    expect(signals).toHaveLength(3);
-    expect(new Set(signals).size).toBe(1);
+    let started!: () => void;
+    const hangStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let hangAborted = false;
+    const hang = defineTool({
+      name: 'hang',
+      description: 'waits until aborted',
+      parameters: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_, reject) => {
+          started();
+          ctx.signal.addEventListener('abort', () => {
+            hangAborted = true;
+            reject(ctx.signal.reason);
+          });
+        }),
+    });
+    const { orchestrator, clock } = setup(
+      {
+        planner: [decideComplex, { text: planJson([{ id: 's1' }, { id: 's2' }]) }, { text: 'be quicker' }],
+        executor: [
+          { toolCalls: [{ name: 'linger', args: {} }] },
+          { text: 'one' },
+          { toolCalls: [{ name: 'hang', args: {} }] },
+          { text: 'two' },
+        ],
+        verifier: [{ text: 'PASS: ok' }],
+        finalizer: [{ text: 'final' }],
+      },
+      { tools: [linger, hang], stepTimeoutMs: 1_000 },
+    );
+    const pending = collect(orchestrator, 'Two parts');
+    await hangStarted;
+    await clock.advance(1_000);
+    const { events, result } = await pending;
+    expect(hangAborted).toBe(true);
+    expect(lingering).toBe(0);
+    expect(events.find((e) => e.type === 'plan_step_failed')).toMatchObject({
+      stepId: 's2',
+      error: { kind: 'timeout' },
+    });
+    expect(result?.steps.map((s) => [s.step.id, s.status, s.output])).toEqual([
+      ['s1', 'completed', 'one'],
+      ['s2', 'completed', 'two'],
+    ]);
+    expectInvariants(events);
+  });
+
+  it("aborts the running attempt's work when the run is aborted, with the run's reason", async () => {
+    let reason: unknown;
+    let started!: () => void;
+    const hangStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const hang = defineTool({
+      name: 'hang',
+      description: 'waits until aborted',
+      parameters: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_, reject) => {
+          started();
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason;
+            reject(ctx.signal.reason);
+          });
+        }),
+    });
+    const { orchestrator } = setup(
+      {
+        planner: [decideComplex, { text: planJson([{ id: 's1' }]) }],
+        executor: [{ toolCalls: [{ name: 'hang', args: {} }] }],
+      },
+      { tools: [hang] },
+    );
+    const controller = new AbortController();
+    const pending = collect(orchestrator, 'One part', controller.signal);
+    await hangStarted;
+    const stop = new Error('caller stopped');
+    controller.abort(stop);
+    await pending;
+    expect(reason).toBe(stop);
   });
 });

@@ -73,10 +73,10 @@ describe('checkpoint failures', () => {
     const store = brokenStore();
     const { orchestrator, models } = setup(twoSteps(), { checkpoints: store, onCheckpointError: 'fail' });
     const { result, error, events } = await collect(orchestrator, 'Two steps');
-    expect(result).toBeUndefined();
+    expect(result?.status).toBe('failed');
     expect(error).toBeInstanceOf(CheckpointError);
     expect(error).toMatchObject({ kind: 'io', message: expect.stringContaining('ENOSPC') });
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'io' } });
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed', error: { kind: 'io' } });
     // The first save comes after classification; no step ran past it.
     expect(models.executor.calls).toBe(0);
     expectInvariants(events);

@@ -22,10 +22,8 @@ describe('the saved state of a failed run', () => {
   it('holds the kind and message of the error the run ended with', async () => {
     const store = new MemoryCheckpointStore<RunState>();
     const run = failing(store).run('Answer');
-    const error = await run.result.then(
-      () => undefined,
-      (e: unknown) => e as { kind: string; message: string },
-    );
+    const { status, error } = await run.result;
+    expect(status).toBe('failed');
     expect(error).toBeDefined();
     const state = (await store.load(run.runId))!;
     expect(state.status).toBe('failed');

@@ -86,7 +86,9 @@ export async function collect(
   const events: TandemEvent[] = [];
   run.on('*', (e) => events.push(e));
   try {
-    return { events, result: await run.result };
+    const result = await run.result;
+    // A run that did not succeed resolves with its typed error (docs/results.md).
+    return result.status === 'success' ? { events, result } : { events, result, error: result.error };
   } catch (error) {
     return { events, error };
   }

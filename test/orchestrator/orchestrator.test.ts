@@ -377,7 +377,7 @@ describe('Orchestrator: verify and re-plan', () => {
 });
 
 describe('Orchestrator: cancellation and errors', () => {
-  it('ends with one aborted error event when the caller aborts mid-step', async () => {
+  it('ends failed with an aborted error, in one complete event, when the caller aborts mid-step', async () => {
     const controller = new AbortController();
     const { orchestrator } = setup({
       planner: [decideComplex, { text: planJson([{ id: 's1' }]) }],
@@ -390,8 +390,8 @@ describe('Orchestrator: cancellation and errors', () => {
     });
     const { events, error } = await collect(orchestrator, 'Long job', controller.signal);
     expect(error).toMatchObject({ kind: 'aborted' });
-    expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
-    expect(events.at(-1)?.type).toBe('error');
+    expect(events.filter((e) => e.type === 'complete' || e.type === 'error')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed', error: { kind: 'aborted' } });
     expectInvariants(events);
   });
 

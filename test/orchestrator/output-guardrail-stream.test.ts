@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  defineTool,
-  Guardrails,
-  initialProgress,
-  Orchestrator,
-  reduceProgress,
-  type TandemEvent,
-} from '../../src/index.js';
+import { defineTool, Guardrails, Orchestrator, reduceProgress, type TandemEvent } from '../../src/index.js';
+import { initialProgress } from '../../src/state/index.js';
 import { type ScriptEntry, ScriptedModel, testRuntime } from '../../src/testing/index.js';
 
 const EMAIL = 'jane.doe@example.com';

@@ -64,8 +64,9 @@ async function settle(
 ): Promise<{ events: TandemEvent[]; error?: any; state: RunState }> {
   const events: TandemEvent[] = [];
   run.on('*', (e) => events.push(e));
+  // A pause resolves `interrupted`, with the pause as its error.
   const error = await run.result.then(
-    () => undefined,
+    (r) => r.error,
     (e: unknown) => e,
   );
   expectInvariants(events);

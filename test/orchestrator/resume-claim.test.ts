@@ -64,7 +64,10 @@ async function race(
   const ledger: string[] = [];
   const [first, a, b] = stores();
   const paused = processOf(first, ledger, path.planner, path.pausing).orchestrator.run('Refund r');
-  await expect(paused.result).rejects.toMatchObject({ kind: 'interrupted' });
+  await expect(paused.result).resolves.toMatchObject({
+    status: 'interrupted',
+    error: { kind: 'interrupted' },
+  });
   const state = (await first.load(paused.runId)) as RunState;
   expect(state.status).toBe('paused');
   const responses = { [state.interrupts[0]!.id]: { action: 'approve' as const } };
@@ -136,7 +139,10 @@ describe('resume claims', () => {
     const store: CheckpointStore = { save: (id, s) => inner.save(id, s), load: (id) => inner.load(id) };
     const ledger: string[] = [];
     const paused = processOf(store, ledger, [simple], [refund('r')]).orchestrator.run('Refund r');
-    await expect(paused.result).rejects.toMatchObject({ kind: 'interrupted' });
+    await expect(paused.result).resolves.toMatchObject({
+      status: 'interrupted',
+      error: { kind: 'interrupted' },
+    });
     const state = (await store.load(paused.runId)) as RunState;
     const responses = { [state.interrupts[0]!.id]: { action: 'approve' as const } };
 
@@ -156,12 +162,18 @@ describe('resume claims', () => {
     const store = new MemoryCheckpointStore<RunState>();
     const ledger: string[] = [];
     const first = processOf(store, ledger, [simple], [refund('r1')]).orchestrator.run('Refund twice');
-    await expect(first.result).rejects.toMatchObject({ kind: 'interrupted' });
+    await expect(first.result).resolves.toMatchObject({
+      status: 'interrupted',
+      error: { kind: 'interrupted' },
+    });
     const once = (await store.load(first.runId))!;
     const second = processOf(store, ledger, [], [refund('r2')]).orchestrator.resume(once, {
       responses: { [once.interrupts[0]!.id]: { action: 'approve' } },
     });
-    await expect(second.result).rejects.toMatchObject({ kind: 'interrupted' });
+    await expect(second.result).resolves.toMatchObject({
+      status: 'interrupted',
+      error: { kind: 'interrupted' },
+    });
     const twice = (await store.load(first.runId))!;
     expect(twice.revision).toBeGreaterThan(once.revision!);
     const third = processOf(store, ledger, [], [{ text: 'done' }]).orchestrator.resume(twice, {

@@ -106,7 +106,7 @@ describe('run state and resume', () => {
       { tools: [tool], checkpoints: store },
     );
     const crashed = first.o.run('Two steps', { signal: controller.signal });
-    await expect(crashed.result).rejects.toMatchObject({ kind: 'aborted' });
+    expect(await crashed.result).toMatchObject({ status: 'failed', error: { kind: 'aborted' } });
     const saved = (await store.load(crashed.runId))!;
     expect(saved.status).toBe('running');
     expect(saved.steps.map((s) => s.status)).toEqual(['completed', 'running']);
@@ -185,8 +185,11 @@ describe('run state and resume', () => {
     };
     const first = make([call('pay 10')], [{ text: '{"needsPlan": false, "reasoning": "one call"}' }]);
     const paused = first.o.run('Record the payment');
-    await expect(paused.result).rejects.toBeInstanceOf(RunError);
-    await expect(paused.result).rejects.toMatchObject({ kind: 'interrupted' });
+    expect((await paused.result).error).toBeInstanceOf(RunError);
+    await expect(paused.result).resolves.toMatchObject({
+      status: 'interrupted',
+      error: { kind: 'interrupted' },
+    });
     const saved = (await store.load(paused.runId))!;
     expect(saved.status).toBe('paused');
     expect(saved.interrupts).toHaveLength(1);

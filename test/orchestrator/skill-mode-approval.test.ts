@@ -131,8 +131,11 @@ describe('a risky skill asks for approval the same way on both paths', () => {
       const approvals = new ApprovalGate({ bus: new MemoryInterruptBus() });
       const options = { checkpoints: store, pauseOnInterrupt: true };
       const { orchestrator, run, built } = start(path, approvals, options);
-      await expect(run.result).rejects.toBeInstanceOf(RunError);
-      await expect(run.result).rejects.toMatchObject({ kind: 'interrupted' });
+      expect((await run.result).error).toBeInstanceOf(RunError);
+      await expect(run.result).resolves.toMatchObject({
+        status: 'interrupted',
+        error: { kind: 'interrupted' },
+      });
       const saved = (await store.load(run.runId))!;
       expect(saved.status).toBe('paused');
       expect(saved.interrupts).toMatchObject([{ kind: 'approval', toolName: 'invoke_skill' }]);

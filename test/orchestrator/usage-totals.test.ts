@@ -113,7 +113,7 @@ describe('Orchestrator: usage totals and agent tags', () => {
       },
     );
     const crashed = first.orchestrator.run('Two steps', { signal: controller.signal });
-    await expect(crashed.result).rejects.toMatchObject({ kind: 'aborted' });
+    expect(await crashed.result).toMatchObject({ status: 'failed', error: { kind: 'aborted' } });
     const saved = (await store.load(crashed.runId))!;
     expect(saved.usage.inputTokens).toBe(130);
 

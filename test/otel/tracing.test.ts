@@ -142,7 +142,7 @@ describe('otelTracing: spans around model calls and tools, with context propagat
     );
     const { createResilientInvoker } = await import('../../src/index.js');
     const invoker = createResilientInvoker({ models: [model], runtime });
-    const executor = new Executor({ model, invoker, runtime });
+    const executor = new Executor({ model, invoker: () => invoker, runtime });
     const run = executor.run('hi');
     await runtime.clock.advance(120_000);
     await run.result;

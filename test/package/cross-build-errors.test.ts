@@ -249,7 +249,13 @@ describe.each(PAIRS.slice(0, 2))('a %s scripted model under an %s Executor', (mo
     const model = new ScriptedModel([{ error }, { text: 'done' }]);
     const runtime = testRuntime();
     const invoker = root().createResilientInvoker({ models: [model], runtime });
-    const executor = new (root().Executor)({ model, invoker, runtime, stream: false, ...extra });
+    const executor = new (root().Executor)({
+      model,
+      invoker: () => invoker,
+      runtime,
+      stream: false,
+      ...extra,
+    });
     return { model, result: runtime.clock.run(executor.run('hi').result) };
   }
 
@@ -278,7 +284,9 @@ describe.each(PAIRS.slice(0, 2))('a %s scripted model under an %s Executor', (mo
 
   it('a non-retryable ModelError fails the run with an error both builds recognise', async () => {
     const { result } = execute(new (modelSide().ModelError)('auth', 'bad key'));
-    const error = await result.catch((e: unknown) => e);
+    const settled = (await result) as { status: string; error?: unknown };
+    expect(settled.status).toBe('failed');
+    const error = settled.error;
     for (const format of FORMATS) {
       const { RunError, ModelError, isModelError } = build<Root>('tandem-agents', format);
       expect(error).toBeInstanceOf(RunError);

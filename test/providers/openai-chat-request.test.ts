@@ -67,7 +67,7 @@ describe('OpenAI Chat request mapping', () => {
     const req = await sent(
       {
         messages: [{ role: 'user', content: 'Weather?' }],
-        tools: [toolSpec(weather)],
+        tools: [await toolSpec(weather)],
         toolChoice: { name: 'weather' },
       },
       { parallelToolCalls: false },
@@ -93,7 +93,7 @@ describe('OpenAI Chat request mapping', () => {
   it('passes string tool choices through and sends no tool fields without tools', async () => {
     const withTools = await sent({
       messages: [{ role: 'user', content: 'x' }],
-      tools: [toolSpec(weather)],
+      tools: [await toolSpec(weather)],
       toolChoice: 'required',
     });
     expect(withTools.body.tool_choice).toBe('required');

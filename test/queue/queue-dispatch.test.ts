@@ -117,10 +117,10 @@ describe('queue: steps on a BullMQ worker', () => {
       if (e.type === 'tool_call') controller.abort();
     });
 
-    await expect(run.result).rejects.toMatchObject({ kind: 'aborted' });
+    expect(await run.result).toMatchObject({ status: 'failed', error: { kind: 'aborted' } });
 
     expect(toolSawAbort).toBe(true);
-    expect(events.at(-1)?.type).toBe('error');
+    expect(events.at(-1)).toMatchObject({ type: 'complete', status: 'failed' });
     expect(events.some((e) => e.type === 'tool_call' && e.name === 'wait')).toBe(true);
     expectInvariants(events);
   });

@@ -147,11 +147,11 @@ describe('SkillRegistry: direct invocation', () => {
     expect(() => new SkillRegistry({ maxDepth: -1 })).toThrow(ConfigError);
   });
 
-  it('lists skills by category and describes them with their parameter schema', () => {
+  it('lists skills by category and describes them with their parameter schema', async () => {
     const skills = new SkillRegistry({ skills: [echo, chain('a')] });
     expect(skills.ids()).toEqual(['echo', 'a']);
     expect(skills.list({ category: 'none' })).toEqual([]);
-    expect(skills.describe({ ids: ['echo'] })).toEqual([
+    expect(await skills.describe({ ids: ['echo'] })).toEqual([
       expect.objectContaining({ id: 'echo', name: 'echo', version: '1.0.0', category: 'test', risk: 'safe' }),
     ]);
   });

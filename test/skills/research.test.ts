@@ -11,7 +11,7 @@ import {
   SkillRegistry,
   urlKey,
 } from '../../src/skills/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
+import { flush, ScriptedModel } from '../../src/testing/index.js';
 import { defineTool } from '../../src/tools/types.js';
 import { expectInvariants } from '../support/invariants.js';
 import { recorder } from './helpers.js';
@@ -313,5 +313,52 @@ describe('citations and URLs', () => {
       expect(urlKey(url)).toBe(key);
     }
     expect(urlKey('https://example.org/a?page=2')).not.toBe(key);
+  });
+});
+
+describe('research search fan-out', () => {
+  const plan = {
+    query: 'q',
+    depth: 'quick',
+    scenario: 'technical',
+    queriesPerRound: 3,
+    rounds: 1,
+    maxSources: 10,
+    guidance: '',
+  };
+
+  it('runs up to `searchConcurrency` searches of a round at once and numbers sources in query order', async () => {
+    const pending = new Map<string, (hits: SearchResult[]) => void>();
+    const search: SearchFunction = (query) => new Promise((resolve) => pending.set(query, resolve));
+    const model = new ScriptedModel([{ text: '["a", "b", "c"]' }]);
+    const skills = new SkillRegistry({ skills: researchSkills({ search, searchConcurrency: 2 }), model });
+    const out = skills.invokeDirect<{ sources: { n: number; url: string }[] }>('research.search', plan);
+    await flush();
+    expect([...pending.keys()]).toEqual(['a', 'b']);
+    pending.get('b')!([hit('b')]);
+    await flush();
+    expect([...pending.keys()]).toEqual(['a', 'b', 'c']);
+    pending.get('c')!([hit('c')]);
+    pending.get('a')!([hit('a')]);
+    expect((await out).sources.map((s) => [s.n, s.url])).toEqual([
+      [1, 'https://example.org/a'],
+      [2, 'https://example.org/b'],
+      [3, 'https://example.org/c'],
+    ]);
+  });
+
+  it('runs one search at a time by default', async () => {
+    const pending = new Map<string, (hits: SearchResult[]) => void>();
+    const search: SearchFunction = (query) => new Promise((resolve) => pending.set(query, resolve));
+    const model = new ScriptedModel([{ text: '["a", "b"]' }]);
+    const skills = new SkillRegistry({ skills: researchSkills({ search }), model });
+    const out = skills.invokeDirect('research.search', { ...plan, queriesPerRound: 2 });
+    await flush();
+    expect([...pending.keys()]).toEqual(['a']);
+    pending.get('a')!([hit('a')]);
+    await flush();
+    expect([...pending.keys()]).toEqual(['a', 'b']);
+    pending.get('b')!([]);
+    await out;
   });
 });

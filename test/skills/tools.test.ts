@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Executor } from '../../src/agents/executor/index.js';
+import { Executor, executeOn } from '../../src/agents/executor/index.js';
 import { createSkillTools, defineSkill, SkillRegistry } from '../../src/skills/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { validateSchema } from '../../src/tools/schema.js';
@@ -133,7 +133,7 @@ describe('invoke_skill', () => {
       tools: createSkillTools(new SkillRegistry({ skills: [greet], runtime })),
       runtime,
     });
-    await executor.execute('greet Bo', { emit: bus });
+    await executeOn(executor, 'greet Bo', { emit: bus });
     const toolMessage = model.requests[1]!.messages[2]!;
     expect(toolMessage).toMatchObject({
       role: 'tool',

@@ -163,7 +163,7 @@ describe('progress of a whole orchestration', () => {
     const run = new Executor({ model, runtime: testRuntime() }).run('hi');
     const { state, events } = await record(run);
     expect(state.status).toBe('failed');
-    expect(state.error).toEqual(events.find((e) => e.type === 'error')!.error);
+    expect(state.error).toEqual(events.find((e) => e.type === 'complete')!.error);
     expect(state.error!.message).toContain('bad key');
     expect(state.output).toBeUndefined();
   });
@@ -510,7 +510,7 @@ describe('createProgressStore', () => {
     bus.emit('complete', { output: 'o', status: 'success', usage: initialProgress().usage });
     expect(other.getState().lastSeq).toBe(1);
     expect(store.getState()).toMatchObject({ status: 'completed', output: 'o', lastSeq: 2 });
-    const listeners = (bus as any).emitter.count('*');
+    const listeners = (bus as any).emitter.listenerCount('*');
     expect(listeners).toBe(0);
   });
 

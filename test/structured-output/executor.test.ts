@@ -145,7 +145,8 @@ describe('Executor output schema', () => {
   it('ends with RunError invalid_output after the bounded re-asks', async () => {
     const bad = { text: '{"name": "Paris"}' };
     const { model, exec } = executor([bad, bad, bad], undefined, false);
-    const error = await exec.run('Paris?').result.catch((e: unknown) => e);
+    const { status, error } = await exec.run('Paris?').result;
+    expect(status).toBe('failed');
     expect(error).toBeInstanceOf(RunError);
     expect((error as RunError).kind).toBe('invalid_output');
     expect((error as RunError).message).toContain('population');
@@ -155,7 +156,8 @@ describe('Executor output schema', () => {
   it('takes maxOutputReasks: 0 as no re-ask', async () => {
     const model = new ScriptedModel([{ text: 'nope' }]);
     const exec = new Executor({ model, output: city, maxOutputReasks: 0, runtime: testRuntime() });
-    const error = await exec.run('Paris?').result.catch((e: unknown) => e);
+    const { status, error } = await exec.run('Paris?').result;
+    expect(status).toBe('failed');
     expect((error as RunError).kind).toBe('invalid_output');
     expect(model.calls).toBe(1);
   });
@@ -193,12 +195,10 @@ describe('Executor output schema', () => {
       // The second call reaches the limit: the run stops with the first call's result as its partial answer.
       const model = new ScriptedModel([turn(name), turn('Lyon'), { text: 'never reached' }]);
       const exec = new Executor({ model, tools: [lookup], output: city, runtime: testRuntime() });
-      const outcome = await exec
-        .run('Look it up', { budget: { maxToolCalls: 2 } })
-        .result.catch((e: unknown) => e);
+      const outcome = await exec.run('Look it up', { budget: { maxToolCalls: 2 } }).result;
       expect(model.calls).toBe(2);
       if (found) expect(outcome).toMatchObject({ status: 'partial', object: PARIS });
-      else expect(outcome).toMatchObject({ kind: 'budget' });
+      else expect(outcome).toMatchObject({ status: 'partial', error: { kind: 'budget' } });
     }
   });
 

@@ -86,7 +86,8 @@ describe('Orchestrator output schema', () => {
 
     const strict = z.object({ contact: z.email(), note: z.string() });
     const { orchestrator: again } = setup({ executor: [reply] }, options);
-    const error = await again.run('Who do I contact?', { output: strict }).result.catch((e: unknown) => e);
+    const { status, error } = await again.run('Who do I contact?', { output: strict }).result;
+    expect(status).toBe('failed');
     expect(error).toMatchObject({ kind: 'guardrail' });
   });
 });

@@ -49,7 +49,11 @@ export interface Collected {
   error?: any;
 }
 
-/** Runs `input` to the end and collects every event, the result or the error. */
+/**
+ * Runs `input` to the end and collects every event, the result, and the
+ * error: the result's when it is not a success, or what the run rejected
+ * with (misuse only).
+ */
 export async function runCollect(
   executor: Executor,
   input: string | Message[],
@@ -61,7 +65,8 @@ export async function runCollect(
   run.on('*', (event) => events.push(event));
   await during?.(run);
   try {
-    return { events, result: await run.result };
+    const result = await run.result;
+    return result.status === 'success' ? { events, result } : { events, result, error: result.error };
   } catch (error) {
     return { events, error };
   }

@@ -32,8 +32,8 @@ async function prepareOne(tool: Tool, args: Record<string, unknown>) {
 }
 
 describe('jsonSchema() tools', () => {
-  it('give providers the JSON Schema as written', () => {
-    expect(toolSpec(search).parameters).toEqual(SEARCH);
+  it('give providers the JSON Schema as written', async () => {
+    expect((await toolSpec(search)).parameters).toEqual(SEARCH);
   });
 
   it('run good arguments unchanged', async () => {

@@ -87,32 +87,44 @@ describe('ToolRegistry', () => {
     expect(() => tools.register(simpleTool('read_file', noop))).toThrow(ConfigError);
   });
 
-  it('lists names and specs sorted by name', () => {
+  it('lists names and specs sorted by name', async () => {
     const tools = registry('write_file', 'add', 'read_file');
     expect(tools.names()).toEqual(['add', 'read_file', 'write_file']);
-    expect(tools.specs().map((spec) => spec.name)).toEqual(['add', 'read_file', 'write_file']);
+    expect((await tools.specs()).map((spec) => spec.name)).toEqual(['add', 'read_file', 'write_file']);
     expect(tools.size).toBe(3);
     expect(tools.get('ADD')).toBeUndefined();
   });
 
-  it('returns the same specs array until the registry changes', () => {
+  it('returns the same specs array until the registry changes', async () => {
     const tools = registry('b', 'a');
-    const first = tools.specs();
-    expect(tools.specs()).toBe(first);
+    const first = await tools.specs();
+    expect(await tools.specs()).toBe(first);
+    expect(tools.builtSpecs()).toBe(first);
     tools.register(simpleTool('c', noop));
-    const second = tools.specs();
+    expect(tools.builtSpecs()).toBeUndefined();
+    const second = await tools.specs();
     expect(second).not.toBe(first);
     expect(second.map((spec) => spec.name)).toEqual(['a', 'b', 'c']);
   });
 
-  it('gives providers the JSON Schema of the zod parameters', () => {
+  it('builds the specs of a tool registered while an earlier build is under way', async () => {
+    const tools = registry('a');
+    const early = tools.specs();
+    tools.register(simpleTool('b', noop));
+    const late = await tools.specs();
+    expect((await early).map((spec) => spec.name)).toEqual(['a']);
+    expect(late.map((spec) => spec.name)).toEqual(['a', 'b']);
+    expect(tools.builtSpecs()).toBe(late);
+  });
+
+  it('gives providers the JSON Schema of the zod parameters', async () => {
     const add = defineTool({
       name: 'add',
       description: 'Add',
       parameters: z.object({ a: z.number(), b: z.number().describe('second') }),
       execute: ({ a, b }) => a + b,
     });
-    const [spec] = new ToolRegistry([add]).specs();
+    const [spec] = await new ToolRegistry([add]).specs();
     expect(spec?.parameters).toMatchObject({
       type: 'object',
       properties: { a: { type: 'number' }, b: { type: 'number', description: 'second' } },

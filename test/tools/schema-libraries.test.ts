@@ -10,7 +10,6 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { ConfigError } from '../../src/core/errors.js';
-import { jsonSchemasReady } from '../../src/model/schema-json.js';
 import { defineSkill, SkillRegistry, toolSkill } from '../../src/skills/index.js';
 import { prepareToolCalls } from '../../src/tools/prepare.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -105,15 +104,15 @@ describe.each(libraries)('tool parameters from $name', ({ tool, good, badMessage
     });
   });
 
-  it("gives providers the library's JSON Schema, without $schema", () => {
-    expect(toolSpec(tool()).parameters).toEqual(json);
+  it("gives providers the library's JSON Schema, without $schema", async () => {
+    expect((await toolSpec(tool())).parameters).toEqual(json);
   });
 });
 
 describe('JSON Schema for providers', () => {
-  it('uses the JSON Schema given on the tool over the library converter', () => {
+  it('uses the JSON Schema given on the tool over the library converter', async () => {
     const given = { type: 'object', properties: { city: { type: 'string', enum: ['Oslo'] } } };
-    expect(toolSpec(weatherTool(z.object({ city: z.string() }), given)).parameters).toBe(given);
+    expect((await toolSpec(weatherTool(z.object({ city: z.string() }), given))).parameters).toBe(given);
   });
 
   it('keeps the descriptions of a zod < 4.2 schema made by another copy of zod', async () => {
@@ -127,18 +126,17 @@ describe('JSON Schema for providers', () => {
       '~standard': { value: { ...current['~standard'], jsonSchema: undefined } },
     });
     const tool = weatherTool(older);
-    // tandem converts it with its own zod, imported on first use.
-    await jsonSchemasReady();
-    expect(toolSpec(tool).parameters).toEqual({
+    // tandem converts it with its own zod, imported when the spec is first built.
+    expect((await toolSpec(tool)).parameters).toEqual({
       type: 'object',
       properties: { city: CITY },
       required: ['city'],
     });
   });
 
-  it('leaves types JSON cannot carry open for zod instead of failing', () => {
+  it('leaves types JSON cannot carry open for zod instead of failing', async () => {
     const tool = weatherTool(z.object({ when: z.date() }));
-    expect(toolSpec(tool).parameters).toMatchObject({ properties: { when: {} }, required: ['when'] });
+    expect((await toolSpec(tool)).parameters).toMatchObject({ properties: { when: {} }, required: ['when'] });
   });
 
   it('refuses a library schema without a converter, saying how to add one', () => {
@@ -150,7 +148,7 @@ describe('JSON Schema for providers', () => {
 
   it('accepts a library schema without a converter when its JSON Schema is given', async () => {
     const tool = weatherTool(v.object({ city: v.string() }), WEATHER_JSON);
-    expect(toolSpec(tool).parameters).toBe(WEATHER_JSON);
+    expect((await toolSpec(tool)).parameters).toBe(WEATHER_JSON);
     expect(await prepareOne(tool, { city: 'Oslo' })).toMatchObject({ status: 'ready' });
   });
 
@@ -229,7 +227,7 @@ describe('skills with Standard Schema parameters and output', () => {
       kind: 'invalid_parameters',
       issues: ['city: Invalid type: Expected string but received 7'],
     });
-    expect(skills.describe()[0]!.parameters).toMatchObject({ required: ['city'] });
+    expect((await skills.describe())[0]!.parameters).toMatchObject({ required: ['city'] });
   });
 
   it('makes a skill of a tool whose JSON Schema was given by hand', async () => {

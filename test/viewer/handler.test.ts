@@ -3,6 +3,7 @@
  * resumption after `Last-Event-ID`, the answer token, and the bounds.
  */
 import { describe, expect, it } from 'vitest';
+import { emptyUsage } from '../../src/core/usage.js';
 import { MemoryInterruptBus } from '../../src/safety/approvals/interrupt-bus.js';
 import { buildInterrupt } from '../../src/safety/approvals/interrupts.js';
 import type { RunState } from '../../src/state/run-state.js';
@@ -174,6 +175,12 @@ describe('viewer handler: runs', () => {
   it('marks a run that stopped at a question as paused', () => {
     const { viewer, bus } = liveRun();
     bus.emit('error', { error: { kind: 'interrupted', message: 'waiting for approval' } });
+    expect(viewer.runs()[0]!.status).toBe('paused');
+  });
+
+  it('marks a run that resolved interrupted as paused', () => {
+    const { viewer, bus } = liveRun();
+    bus.emit('complete', { output: '', status: 'interrupted', usage: emptyUsage() });
     expect(viewer.runs()[0]!.status).toBe('paused');
   });
 

@@ -4,24 +4,25 @@
  * @module
  */
 import type { LoopState } from './loop-state.js';
-import type { ExecutorResult } from './options.js';
 import { result } from './outcome.js';
 import { reflect, reflectionFeedback } from './reflection.js';
+import { CONTINUE, type TurnOutcome } from './turn-outcome.js';
 
 /** A final answer: returned, or first judged when reflection is on. */
-export function answer(
-  loop: LoopState,
-  output: string,
-): ExecutorResult | Promise<ExecutorResult | undefined> {
-  return loop.deps.limits.reflection ? reflectOn(loop, output) : result(loop, output, 'success');
+export function answer(loop: LoopState, output: string): TurnOutcome | Promise<TurnOutcome> {
+  return loop.deps.limits.reflection ? reflectOn(loop, output) : answered(loop, output);
+}
+
+function answered(loop: LoopState, output: string): TurnOutcome {
+  return { kind: 'answer', result: result(loop, output, 'success') };
 }
 
 /**
  * Returns `output`, or — when the judge says `RETRY` and an iteration is
- * left — appends its feedback and returns `undefined` so the loop goes on.
+ * left — appends its feedback and goes on.
  * A reflection cut by the wall-clock budget leaves the answer standing.
  */
-async function reflectOn(loop: LoopState, output: string): Promise<ExecutorResult | undefined> {
+async function reflectOn(loop: LoopState, output: string): Promise<TurnOutcome> {
   const { deps, run } = loop;
   const settings = deps.limits.reflection!;
   if (
@@ -29,7 +30,7 @@ async function reflectOn(loop: LoopState, output: string): Promise<ExecutorResul
     loop.toolTurns < settings.minToolTurns ||
     loop.iterations >= deps.limits.maxIterations
   ) {
-    return result(loop, output, 'success');
+    return answered(loop, output);
   }
   loop.reflections++;
   let retry: string | undefined;
@@ -46,10 +47,10 @@ async function reflectOn(loop: LoopState, output: string): Promise<ExecutorResul
   } catch (error) {
     if (!run.wallClock.timedOut) throw error;
   }
-  if (retry === undefined || run.wallClock.timedOut) return result(loop, output, 'success');
+  if (retry === undefined || run.wallClock.timedOut) return answered(loop, output);
   loop.retriedAnswer = output;
   loop.pendingText = '';
   loop.continuations = 0;
   run.messages.push(reflectionFeedback(retry));
-  return undefined;
+  return CONTINUE;
 }

@@ -8,9 +8,10 @@
  */
 import { abortable } from '../../core/abortable.js';
 import { addUsage } from '../../core/usage.js';
-import { answeringModelId, settlesOnAbort } from '../../model/invoke.js';
+import { answeringModelId } from '../../model/invoke.js';
 import { watchPartialObject } from '../../model/partial-object.js';
-import type { ModelRequest, ModelResponse, ModelStreamPart } from '../../model/types.js';
+import { settlesOnAbort } from '../../model/resilience/resilient-invoker.js';
+import type { ModelRequest, ModelResponse, ModelStreamPart, ToolSpec } from '../../model/types.js';
 import { budgetWarning } from './budget-warning.js';
 import type { LoopState } from './loop-state.js';
 import { TurnNotes } from './request-notes.js';
@@ -21,7 +22,10 @@ import { TurnNotes } from './request-notes.js';
  */
 export function callModel(loop: LoopState): Promise<ModelResponse> {
   const { deps, run } = loop;
-  const request = requestOf(loop);
+  const tools = deps.registry.builtSpecs();
+  // A tool registered during the run: its spec is built (maybe importing zod) before the call.
+  if (!tools) return deps.registry.specs().then(() => callModel(loop));
+  const request = requestOf(loop, tools);
   const text = loop.notes.length > 0 ? loop.notes.join('\n\n') : undefined;
   // The budget warning rides on a tool result only (the seed's rule): a bare reminder would read as a user turn.
   const lastIsTool = run.messages[run.messages.length - 1]?.role === 'tool';
@@ -68,8 +72,9 @@ function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promis
     compress,
     onPart: deps.output?.inline ? partialObjects(loop) : undefined,
   });
-  // The run's signal also fires at its time limit: a custom invoker deaf to it still lets the run settle.
-  const settled = compress || !settlesOnAbort(deps.invoker) ? abortable(call, run.signal) : call;
+  // The run's signal also fires at its time limit: an invoker of your own deaf to it still lets the run settle.
+  // The built-in invoker settles on that signal itself: racing it again would cost every waiting run a promise layer.
+  const settled = settlesOnAbort(deps.invoker) ? call : abortable(call, run.signal);
   return settled.then((response) => {
     addUsage(run.usage, response.usage);
     run.emit.emit('usage', {
@@ -87,9 +92,8 @@ function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promis
  * stays the same — unless a `prepareRequest` hook, which may change the
  * request it is given, gets a fresh one each turn.
  */
-function requestOf(loop: LoopState): ModelRequest {
+function requestOf(loop: LoopState, tools: ToolSpec[]): ModelRequest {
   const { deps, run } = loop;
-  const tools = deps.registry.specs();
   const last = loop.request;
   if (last && last.specs === tools && !deps.options.prepareRequest) return last.request;
   // Not a spread: V8 gave each spread copy a hidden class of its own, a few hundred bytes per run.

@@ -6,25 +6,32 @@
  * wrong (docs/executor.md).
  * @module
  */
+
+import { defaultContext } from '../../context/default-context.js';
+import { ConfigError, isErrorOf } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
 import type { Emitter, EventPayloads, EventTags } from '../../core/events.js';
-import { andThen, type MaybePromise } from '../../core/maybe-async.js';
-import { type Message, textOf } from '../../core/messages.js';
+import type { Message } from '../../core/messages.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
-import { checkModelPrices, RunBudget, watchBudget } from '../../core/run-budget.js';
+import { linkAbort, Run } from '../../core/run.js';
+import { BudgetGuard, checkModelPrices, RunBudget } from '../../core/run-budget.js';
+import { contentText, inputMessages, type RunIds, type RunInput } from '../../core/run-input.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
-import { directInvoker, invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
+import { invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
+import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
-import { jsonSchemasReady } from '../../model/schema-json.js';
-import { outputFormat } from '../../model/structured.js';
+import { assertOutputSchema } from '../../model/structured.js';
 import type { ModelRequest, SystemPart } from '../../model/types.js';
+import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { ToolRunner } from '../../tools/runner.js';
-import { linkAbort, Run } from '../run.js';
-import { runLoop } from './loop.js';
+import { pausedExecution, takeExecution, withApprovals } from './approvals.js';
+import { guardedGate } from './default-gate.js';
+import { failedBeforeStart, runLoop } from './loop.js';
 import type { LoopDeps, LoopRun } from './loop-state.js';
 import {
+  type ConversationContext,
   type ExecuteOptions,
   type ExecutorLimits,
   type ExecutorOptions,
@@ -37,8 +44,38 @@ import {
 import { outputPlan, withOutput } from './structured-output.js';
 import { WallClockBudget } from './wall-clock-budget.js';
 
-/** Options of {@link Executor.run}. */
-export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit' | 'abort'>;
+/**
+ * Options of {@link Executor.run}: those of one execution, and the run's ids
+ * (`runId` becomes the run's id on every event).
+ */
+export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit'> & RunIds;
+
+/** Options of an execution started by another agent, on its emitter (see {@link executeOn}). */
+export type ExecuteOnOptions = ExecuteOptions & {
+  emit: Emitter;
+  /** The run's budget, when the calling run has one: the execution stops when it is spent. */
+  budget?: BudgetGuard;
+  /**
+   * The caller's hard time limit (an orchestrator step attempt's): when `ms`
+   * pass, the execution's signal aborts with `reason()`. Unlike the executor's
+   * `timeoutMs` it does not stop while a human is asked.
+   */
+  deadline?: { ms: number; reason: () => unknown };
+};
+
+/**
+ * Runs one execution of `executor` on the caller's emitter — how the
+ * orchestrator runs its steps and simple tasks, handoffs their agents, and
+ * skills their sub-agents. Emits no `run_started` / `complete`. Resolves
+ * like `run().result`: `success`, `partial`, `interrupted` or `failed` with
+ * a typed `error`; rejects only for misuse (a `ConfigError`). Not part of
+ * the public API: users call `executor.run()`.
+ */
+export let executeOn: <T>(
+  executor: Executor<T>,
+  input: RunInput,
+  options: ExecuteOnOptions,
+) => Promise<ExecutorResultOf<T>>;
 
 /**
  * A ReAct agent. With an `output` schema (on the executor or one run), the
@@ -63,6 +100,7 @@ export class Executor<T = undefined> {
   private readonly limits: ExecutorLimits;
   private readonly runtime: Runtime;
   private readonly invoker: ModelInvoker;
+  private readonly context: (() => ConversationContext) | undefined;
   private readonly runner: ToolRunner;
   private readonly base: Omit<ModelRequest, 'messages'>;
   private readonly prices: PriceLookup | undefined;
@@ -70,12 +108,17 @@ export class Executor<T = undefined> {
   /** @throws ConfigError for a missing model, a limit out of range, or an `output` that is not a schema with a JSON Schema. */
   constructor(options: ExecutorOptions<T>) {
     this.limits = resolveLimits(options);
-    if (options.output !== undefined) outputFormat(options.output);
-    this.options = options;
+    if (options.output !== undefined) assertOutputSchema(options.output);
+    this.options = withApprovals(options, options.runtime ?? {});
     this.name = options.name ?? 'executor';
     this.runtime = resolveRuntime(options.runtime);
     this.prices = pricesOption(options.prices);
-    this.invoker = options.invoker ?? directInvoker(options.model);
+    this.invoker = invokerFactory(options, this.runtime)(options.model);
+    this.context = options.context === false ? undefined : (options.context ?? defaultContext(options.model));
+    if (!options.gate && options.guardrails !== false && !this.options.approvals?.scans) {
+      const gate = guardedGate(this.options.gate, options.guardrails, this.runtime.clock);
+      this.options = { ...this.options, gate };
+    }
     this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
     this.runner = new ToolRunner({
       concurrency: options.toolConcurrency,
@@ -88,27 +131,38 @@ export class Executor<T = undefined> {
 
   /**
    * Starts an execution on its own event bus and returns its {@link Run}.
-   * Events: `run_started`, `stage` executing running → completed/failed,
-   * model and tool events, then exactly one `complete` or `error`.
+   * `input` is a string or content parts (text, images, files) — one user
+   * message — or messages, after `options.history`. Events: `run_started`,
+   * `stage` executing running → completed/failed, model and tool events,
+   * then `complete`. `run.result` resolves however the execution ends —
+   * `success`, `partial`, `interrupted`, `failed`, with a typed `error`
+   * unless it succeeded (docs/results.md); it rejects, after an `error`
+   * event, only for misuse.
+   * @throws ConfigError for an input mixing parts and messages, or an invalid part.
    */
-  run<U>(
-    input: string | Message[],
-    options: ExecutorRunOptions & { output: Schema<U> },
-  ): Run<StructuredResult<U>>;
-  run(input: string | Message[], options?: ExecutorRunOptions): Run<ExecutorResultOf<T>>;
+  run<U>(input: RunInput, options: ExecutorRunOptions & { output: Schema<U> }): Run<StructuredResult<U>>;
+  run(input: RunInput, options?: ExecutorRunOptions): Run<ExecutorResultOf<T>>;
   // The overloads type the result; one implementation serves both.
-  run(input: string | Message[], options: ExecutorRunOptions = {}): Run<any> {
-    const runId = this.runtime.ids.next('run');
+  run(input: RunInput, options: ExecutorRunOptions = {}): Run<any> {
+    // Read before the run starts, so input that is not parts or messages throws before any work.
+    const messages = inputMessages(input);
+    const runId = options.runId ?? this.runtime.ids.next('run');
     const { clock, tracing } = this.runtime;
     const bus = new EventBus({ runId, clock, prices: this.prices, tracing });
     const usage = emptyUsage();
     const emit = bus.scope(tagsOf(this.name, options.stepId));
     const limits = { ...this.options.budget, ...options.budget };
     let run: Run<ExecutorResult> | undefined;
-    // Checked and watched before the run starts, so an invalid limit throws before any work.
+    // Checked before the run starts, so an invalid limit throws before any work.
     const unpriced = checkModelPrices(limits, this.modelIds(), this.prices);
-    const unwatch = RunBudget.isSet(limits)
-      ? watchBudget(bus, limits, clock, (error) => run?.abort(error))
+    const budget = RunBudget.isSet(limits)
+      ? new BudgetGuard(
+          limits,
+          clock,
+          bus.usage,
+          (pressure) => bus.emit('budget', pressure),
+          (error) => run?.abort(error),
+        )
       : undefined;
     run = new Run<ExecutorResult>({
       bus,
@@ -116,25 +170,57 @@ export class Executor<T = undefined> {
       usage: () => usage,
       complete: completePayload,
       body: (signal, abort) => {
-        emit.emit('run_started', { input: inputText(input) });
+        emit.emit('run_started', startedPayload(messages, options));
         if (unpriced) emit.emit('unpriced_models', unpriced);
         emit.emit('stage', { name: 'executing', status: 'running' });
-        return this.executeWith(input, { ...options, signal }, bus, usage, abort).then(
+        return this.executeWith(messages, { ...options, signal, budget }, bus, usage, abort).then(
           (result) => {
             // The bus prices each call; the result reports what the whole run cost.
             if (bus.usage.costUsd !== undefined) result.usage.costUsd = bus.usage.costUsd;
-            emit.emit('stage', { name: 'executing', status: 'completed' });
+            const failed = result.status === 'failed';
+            const stage: EventPayloads['stage'] = {
+              name: 'executing',
+              status: failed ? 'failed' : 'completed',
+            };
+            if (failed && result.error) stage.detail = result.error.message;
+            emit.emit('stage', stage);
+            if (result.status === 'interrupted') {
+              result.state = pausedExecution(runId, result, this.options.approvals, clock.now());
+            }
             return result;
           },
           (error: unknown) => {
+            // Misuse found once the run started: the stage closes before the run rejects.
             emit.emit('stage', { name: 'executing', status: 'failed', detail: (error as Error).message });
             throw error;
           },
         );
       },
     });
-    if (unwatch) run.result.then(unwatch, unwatch);
+    if (budget) run.result.finally(() => budget.dispose()).catch(() => {});
+    const forget = () => this.options.approvals?.forgetRun(runId);
+    run.result.then(forget, forget);
     return run;
+  }
+
+  /**
+   * Continues an execution that ended `interrupted`, from its `result.state`
+   * (or that state's JSON, in another process): the answers recorded with
+   * `state.approve(id)` / `state.reject(id, message)` reach the approvals
+   * gate, the calls of the paused turn without a result run (an approved
+   * one once, a rejected one not at all), and the model goes on. Questions
+   * left unanswered are asked again. Without a store claiming the run,
+   * resume a state once.
+   * @throws RunStateError for a state of an unknown shape; ConfigError for a
+   *   state that is not paused or answers an interruption it does not hold.
+   */
+  resume(
+    saved: unknown,
+    options: Omit<ExecutorRunOptions, 'runId' | 'history'> = {},
+  ): Run<ExecutorResultOf<T>> {
+    const approvals = this.options.approvals as ApprovalGate;
+    const { runId, messages } = takeExecution(saved, approvals);
+    return this.run(messages, { ...options, runId });
   }
 
   /** The ids of every model a run may call: the invoker's chain and the reflection judge's. */
@@ -145,78 +231,62 @@ export class Executor<T = undefined> {
       : invokerModelIds(this.invoker);
   }
 
-  /**
-   * Runs one execution on the caller's emitter (the orchestrator runs each
-   * plan step this way). Emits no `run_started` / `complete`; failures are
-   * thrown as `RunError` (kinds `model`, `timeout`, `invalid_tool_calls`,
-   * `invalid_output`, `internal`) or `AbortError`.
-   */
-  execute<U>(
-    input: string | Message[],
-    options: ExecuteOptions & { emit: Emitter; output: Schema<U> },
-  ): Promise<StructuredResult<U>>;
-  execute(
-    input: string | Message[],
-    options: ExecuteOptions & { emit: Emitter },
-  ): Promise<ExecutorResultOf<T>>;
-  execute(input: string | Message[], options: ExecuteOptions & { emit: Emitter }): Promise<any> {
-    return this.executeWith(input, options, options.emit, emptyUsage(), options.abort);
+  static {
+    // The one way in for the orchestrator, handoffs and skills; not a method, so not public API.
+    executeOn = (executor, input, options) =>
+      executor.executeWith(input, options, options.emit, emptyUsage()) as Promise<any>;
   }
 
   /** The request fields of an execution: the per-call system override, the built prompt, or the cached base. */
-  private baseFor(system: string | undefined): MaybePromise<Omit<ModelRequest, 'messages'>> {
+  private async baseFor(system: string | undefined): Promise<Omit<ModelRequest, 'messages'>> {
     if (system !== undefined) return requestBase(this.options, system);
     const instructions = this.options.instructions;
     if (!isPromptSource(instructions)) return this.base;
-    return instructions
-      .build({ tools: this.registry.specs() })
-      .then((built) => requestBase(this.options, built.parts));
+    const built = await instructions.build({ tools: await this.registry.specs() });
+    return requestBase(this.options, built.parts);
   }
 
   // Promise handlers rather than an async function: a run waiting on its model holds no frame for it.
   private executeWith(
-    input: string | Message[],
-    options: ExecuteOptions,
+    input: RunInput,
+    options: ExecuteOptions & Pick<ExecuteOnOptions, 'budget' | 'deadline'>,
     parent: Emitter | undefined,
     usage: Usage,
-    abortSignal?: (reason?: unknown) => void,
+    abortRun?: (reason?: unknown) => void,
   ): Promise<ExecutorResult> {
     const { clock: runClock, tracing } = this.runtime;
     const emit = (
       parent ?? new EventBus({ runId: this.runtime.ids.next('run'), clock: runClock, tracing })
     ).scope(tagsOf(this.name, options.stepId));
     const messages: Message[] = options.history ? options.history.slice() : [];
-    if (typeof input === 'string') messages.push({ role: 'user', content: input });
-    else for (const message of input) messages.push(message);
+    for (const message of inputMessages(input)) messages.push(message);
 
-    // A signal costs microseconds and most of a kilobyte in Node: a run's own signal serves.
+    // `abortRun`: `options.signal` is the signal of the Run that `run()` made for this execution,
+    // which it aborts itself (its time limit) — a second controller would cost each waiting run ~0.8 KB.
+    // Every other caller's signal is its own: the execution links a controller of its own to it.
     const owned =
-      abortSignal && options.signal
-        ? { signal: options.signal, abort: abortSignal, unlink: undefined }
-        : undefined;
+      abortRun && options.signal ? { signal: options.signal, abort: abortRun, unlink: undefined } : undefined;
     const { signal, abort, unlink } = owned ?? linkedController(options.signal);
-    const budget = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, abort);
+    const wallClock = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, abort);
+    const deadline = options.deadline;
+    const cancelDeadline =
+      deadline && this.runtime.clock.setTimer(deadline.ms, () => abort(deadline.reason()));
     const run: LoopRun = {
       messages,
-      emit: budget.watch(emit),
+      emit,
       signal,
       usage,
       stepId: options.stepId,
       agent: this.name,
-      context: this.options.context?.(),
+      context: this.context?.(),
       onCheckpoint: options.onCheckpoint,
-      wallClock: budget,
+      wallClock,
+      budget: options.budget,
     };
-    let running: Promise<ExecutorResult>;
-    try {
-      running = Promise.resolve(
-        andThen(this.baseFor(options.system), (base) => this.loop(base, options, run)),
-      );
-    } catch (error) {
-      running = Promise.reject(error);
-    }
+    const running = this.baseFor(options.system).then((base) => this.loop(base, options, run));
     const done = () => {
-      budget.dispose();
+      wallClock.dispose();
+      cancelDeadline?.();
       unlink?.();
     };
     return running.then(
@@ -226,7 +296,9 @@ export class Executor<T = undefined> {
       },
       (error: unknown) => {
         done();
-        throw error;
+        // Misuse rejects; anything else that failed before the first turn (the loop itself never rejects) is a failed result.
+        if (isErrorOf(error, ConfigError)) throw error;
+        return failedBeforeStart(run, error);
       },
     );
   }
@@ -243,13 +315,20 @@ export class Executor<T = undefined> {
       base,
     };
     const output = options.output ?? this.options.output;
-    if (output !== undefined) {
-      const hasTools = this.registry.specs().length > 0;
-      deps.output = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
-      deps.base = withOutput(deps.base, deps.output);
+    // The tools' and the output's JSON Schemas are made before the first request: one may wait on tandem's zod.
+    if (output === undefined) {
+      // Built by an earlier run: no extra promise for a run waiting on its model to hold.
+      if (this.registry.builtSpecs()) return runLoop(deps, run);
+      return this.registry.specs().then(() => runLoop(deps, run));
     }
-    // A zod < 4.2 schema's JSON Schema is filled in once tandem's zod is imported.
-    return andThen(jsonSchemasReady(), () => runLoop(deps, run));
+    const specs = this.registry.specs();
+    const hasTools = this.registry.size > 0;
+    const plan = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
+    return Promise.all([plan, specs]).then(([made]) => {
+      deps.output = made;
+      deps.base = withOutput(deps.base, made);
+      return runLoop(deps, run);
+    });
   }
 }
 
@@ -278,15 +357,31 @@ function requestBase(
 }
 
 function completePayload(result: ExecutorResult): EventPayloads['complete'] {
-  return { output: result.output, status: result.status, usage: result.usage };
+  const payload: EventPayloads['complete'] = {
+    output: result.output,
+    status: result.status,
+    usage: result.usage,
+  };
+  if (result.error) payload.error = { kind: result.error.kind, message: result.error.message };
+  return payload;
 }
 
 function tagsOf(agent: string, stepId: string | undefined): EventTags {
   return stepId === undefined ? { agent } : { agent, stepId };
 }
 
-function inputText(input: string | Message[]): string {
-  if (typeof input === 'string') return input;
-  for (let i = input.length - 1; i >= 0; i--) if (input[i]!.role === 'user') return textOf(input[i]!);
+/** The `run_started` payload: the request's text and the ids the caller gave. */
+function startedPayload(messages: readonly Message[], ids: RunIds): EventPayloads['run_started'] {
+  const started: EventPayloads['run_started'] = { input: inputText(messages) };
+  if (ids.resourceId !== undefined) started.resourceId = ids.resourceId;
+  if (ids.threadId !== undefined) started.threadId = ids.threadId;
+  return started;
+}
+
+function inputText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === 'user') return contentText(message.content);
+  }
   return '';
 }

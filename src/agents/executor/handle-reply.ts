@@ -6,23 +6,20 @@
  * @module
  */
 import { ModelError, RunError } from '../../core/errors.js';
-import { andThen, type MaybePromise } from '../../core/maybe-async.js';
 import type { AssistantMessage, ToolCallPart } from '../../core/messages.js';
 import type { ModelResponse } from '../../model/types.js';
-import { type PreparedTurn, prepareTurn } from '../../tools/prepare.js';
+import { type PreparedTurn, prepareToolCalls } from '../../tools/prepare.js';
 import { answer } from './answer.js';
 import { continueCutReply, rollBack } from './length-limit.js';
 import type { LoopState } from './loop-state.js';
-import { type ExecutorResult, MAX_EMPTY_REPLY_RETRIES, MAX_INVALID_JSON_RETRIES } from './options.js';
+import { MAX_EMPTY_REPLY_RETRIES, MAX_INVALID_JSON_RETRIES } from './options.js';
 import { result } from './outcome.js';
 import { runTools } from './run-tools.js';
 import { toolOnlyOutput } from './tool-results.js';
+import { CONTINUE, stopOf, type TurnOutcome } from './turn-outcome.js';
 
-/** Acts on one reply: the execution's result, or `undefined` to go on with another turn. */
-export function handleReply(
-  loop: LoopState,
-  response: ModelResponse,
-): MaybePromise<ExecutorResult | undefined> {
+/** Acts on one reply: what the turn comes to (the answer, a stop, or go on). */
+export async function handleReply(loop: LoopState, response: ModelResponse): Promise<TurnOutcome> {
   loop.finishReason = response.finishReason;
   const message = response.message;
   let calls: ToolCallPart[] | undefined;
@@ -40,17 +37,14 @@ export function handleReply(
 }
 
 /** A reply with neither text nor tool calls. */
-function onEmpty(
-  loop: LoopState,
-  response: ModelResponse,
-): ExecutorResult | Promise<ExecutorResult | undefined> | undefined {
+function onEmpty(loop: LoopState, response: ModelResponse): TurnOutcome | Promise<TurnOutcome> {
   if (loop.pendingText) {
     loop.iterations++;
     return answer(loop, loop.pendingText);
   }
   if (loop.retriedAnswer !== undefined) {
     loop.iterations++;
-    return result(loop, loop.retriedAnswer, 'success');
+    return { kind: 'answer', result: result(loop, loop.retriedAnswer, 'success') };
   }
   if (loop.lastOutcomes) {
     loop.iterations++;
@@ -63,7 +57,7 @@ function onEmpty(
   }
   if (loop.emptyReplies < MAX_EMPTY_REPLY_RETRIES) {
     loop.emptyReplies++;
-    return undefined;
+    return CONTINUE;
   }
   const cause = new ModelError(
     'empty_response',
@@ -75,23 +69,17 @@ function onEmpty(
 /**
  * A reply with tool calls: unknown tools count toward `maxInvalidToolTurns`,
  * arguments that are not a JSON object are asked again a few times (the
- * turn is not kept, its calls' events are); the turn is then kept,
- * checkpointed, and its calls run.
+ * turn is not kept, its calls' events are); a run whose budget the reply
+ * (or its calls) spent stops here; the turn is then kept, checkpointed, and
+ * its calls run.
  */
-function actOn(
+async function actOn(
   loop: LoopState,
   message: AssistantMessage,
   calls: ToolCallPart[],
-): MaybePromise<ExecutorResult | undefined> {
-  return andThen(prepareTurn(loop.deps.registry, calls), (turn) => actOnTurn(loop, message, turn));
-}
-
-function actOnTurn(
-  loop: LoopState,
-  message: AssistantMessage,
-  turn: PreparedTurn,
-): MaybePromise<ExecutorResult | undefined> {
+): Promise<TurnOutcome> {
   const { deps, run } = loop;
+  const turn = await prepareToolCalls(deps.registry, calls);
   if (turn.unknownTool) {
     if (++loop.invalidToolTurns >= deps.limits.maxInvalidToolTurns) {
       const names = turn.calls.filter((c) => c.status === 'unknown_tool').map((c) => c.call.name);
@@ -104,16 +92,21 @@ function actOnTurn(
     loop.invalidToolTurns = 0;
     if (turn.invalidJson && loop.invalidJsonRetries < MAX_INVALID_JSON_RETRIES) {
       loop.invalidJsonRetries++;
-      reportReask(loop, turn);
-      return undefined;
+      await reportReask(loop, turn);
+      return CONTINUE;
     }
     loop.invalidJsonRetries = 0;
   }
+  // The calls count before they run: the one that reaches a limit does not.
+  run.budget?.countToolCalls(turn.calls.length);
+  const stop = stopOf(loop);
+  if (stop) return stop;
   loop.emptyReplies = 0;
   loop.pendingText = '';
   loop.continuations = 0;
   accept(loop, message);
-  return andThen(run.onCheckpoint?.(run.messages), () => runTools(loop, turn.calls));
+  await run.onCheckpoint?.(run.messages);
+  return runTools(loop, turn.calls);
 }
 
 /**
@@ -122,9 +115,9 @@ function actOnTurn(
  * a UI or log shows what the model sent. None of them is ready, so the runner
  * runs nothing and answers at once.
  */
-function reportReask(loop: LoopState, turn: PreparedTurn): void {
+async function reportReask(loop: LoopState, turn: PreparedTurn): Promise<void> {
   const { run } = loop;
-  loop.deps.runner.start(turn.calls, {
+  await loop.deps.runner.run(turn.calls, {
     signal: run.signal,
     emit: run.emit,
     runId: run.emit.runId,

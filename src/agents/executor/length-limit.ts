@@ -8,8 +8,7 @@
  */
 import { RunError } from '../../core/errors.js';
 import type { LoopState } from './loop-state.js';
-import type { ExecutorResult } from './options.js';
-import { partialOutput, result } from './outcome.js';
+import { CONTINUE, stopped, type TurnOutcome } from './turn-outcome.js';
 
 /** The user message that asks a model to continue a reply cut by the output length limit. */
 export const LENGTH_CONTINUE_PROMPT =
@@ -25,20 +24,20 @@ export const LENGTH_ROLLBACK_NOTE =
 
 /**
  * Keeps the text of a cut reply and asks for its continuation, or — past
- * the continuation budget — ends the execution `partial` with the text so far.
+ * the continuation budget — stops the execution (`partial`, with the text so far).
  */
-export function continueCutReply(loop: LoopState, text: string): ExecutorResult | undefined {
+export function continueCutReply(loop: LoopState, text: string): TurnOutcome {
   loop.pendingText += text;
   if (loop.continuations < loop.deps.limits.maxLengthContinuations) {
     loop.continuations++;
     loop.run.messages.push({ role: 'user', content: LENGTH_CONTINUE_PROMPT });
-    return undefined;
+    return CONTINUE;
   }
   const error = new RunError(
     'length',
     `Response remained truncated after ${loop.continuations} continuation attempt(s)`,
   );
-  return result(loop, loop.pendingText, 'partial', error);
+  return stopped('length', error);
 }
 
 /**
@@ -47,13 +46,13 @@ export function continueCutReply(loop: LoopState, text: string): ExecutorResult 
  * meant — and it is not kept. The next request asks for a shorter reply,
  * within the continuation budget; past it the execution ends `partial`.
  */
-export function rollBack(loop: LoopState): ExecutorResult | undefined {
+export function rollBack(loop: LoopState): TurnOutcome {
   loop.iterations++;
   const { limits, invoker } = loop.deps;
   const message = 'Reply cut by the output length limit while calling tools; its tool calls were not run';
   if (loop.continuations >= limits.maxLengthContinuations) {
     const error = new RunError('length', `${message} (after ${loop.continuations} continuation attempt(s))`);
-    return result(loop, partialOutput(loop), 'partial', error);
+    return stopped('length', error);
   }
   loop.continuations++;
   // Its text may already have streamed: the event says it is void and a new reply follows.
@@ -64,5 +63,5 @@ export function rollBack(loop: LoopState): ExecutorResult | undefined {
     error: { kind: 'length', message },
   });
   if (!loop.notes.includes(LENGTH_ROLLBACK_NOTE)) loop.notes.push(LENGTH_ROLLBACK_NOTE);
-  return undefined;
+  return CONTINUE;
 }

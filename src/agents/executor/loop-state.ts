@@ -7,6 +7,7 @@
  */
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import type { BudgetGuard } from '../../core/run-budget.js';
 import type { Clock } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
@@ -44,8 +45,10 @@ export interface LoopRun {
   onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
   /** This execution's context manager, if any. */
   context?: ConversationContext;
-  /** The wall-clock budget: `timedOut` once it expired. */
-  wallClock: { readonly timedOut: boolean };
+  /** The wall-clock budget: `timedOut` once it expired; stands still while a call waits for a human. */
+  wallClock: { readonly timedOut: boolean; readonly waitingForHuman: () => () => void };
+  /** The run's budget (tokens, cost, tool calls, wall clock), asked at the turn's boundaries. */
+  budget?: BudgetGuard;
 }
 
 /** One execution in progress. */

@@ -5,65 +5,126 @@
  * (`call-model.ts`, `salvage.ts`), handle the reply (`handle-reply.ts`,
  * `length-limit.ts`), run the tools (`run-tools.ts`), answer (`answer.ts`),
  * and with an output schema, the object (`structured-answer.ts`).
+ * Each turn returns its outcome as data (`turn.ts`); this loop switches on it.
  * Per-turn work never grows with the history: the conversation array is
  * appended to and shared with the outgoing request.
  * @module
  */
-import { isBudgetStop } from '../../core/run-budget.js';
-import { handleReply } from './handle-reply.js';
+import {
+  ConfigError,
+  errorMessage,
+  isErrorOf,
+  ModelError,
+  RunError,
+  TandemError,
+} from '../../core/errors.js';
 import { type LoopDeps, type LoopRun, type LoopState, loopState } from './loop-state.js';
 import type { ExecutorResult } from './options.js';
-import { exhausted, partialOutput, result, timeoutError, typed } from './outcome.js';
+import { partialOutput, result } from './outcome.js';
 import { runPendingCalls } from './run-tools.js';
-import { callModelSalvaging } from './salvage.js';
 import { withObject } from './structured-answer.js';
+import { turn } from './turn.js';
+import { stopOf, type TurnOutcome } from './turn-outcome.js';
 
 /**
- * Runs one execution to the end; with an output schema, its answer then
- * becomes the result's object (`structured-answer.ts`). Throws `RunError` /
- * `AbortError`, never anything untyped.
+ * Runs one execution to the end and returns its result, whatever the end:
+ * `success` with the answer, `partial` when a stop cut it short (budget,
+ * wall clock, iterations, length), `interrupted` with the questions a human
+ * must answer, `failed` with the typed error (the model's failure, an abort,
+ * …); it rejects only for misuse (a `ConfigError`). With an output schema,
+ * the answer then becomes the result's object
+ * (`structured-answer.ts`).
  */
-export function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorResult> {
+export async function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorResult> {
   const loop = loopState(deps, run);
-  const outcome = answerOf(loop);
-  return deps.output ? outcome.then((answer) => structured(loop, answer)) : outcome;
-}
-
-async function answerOf(loop: LoopState): Promise<ExecutorResult> {
-  const { deps, run } = loop;
+  let outcome: TurnOutcome;
   try {
-    const pending = runPendingCalls(loop);
-    if (pending) await pending;
-    for (;;) {
-      checkBudget(loop);
-      if (loop.iterations >= deps.limits.maxIterations) return exhausted(loop);
-      const response = await callModelSalvaging(loop);
-      // Awaited only when it is a promise: a turn of synchronous tools costs no extra hop.
-      let answer = handleReply(loop, response);
-      if (answer instanceof Promise) answer = await answer;
-      if (answer) return answer;
+    outcome = await runPendingCalls(loop);
+    while (outcome.kind === 'continue') {
       const pause = run.emit.backpressure();
       if (pause) await pause;
+      outcome = await turn(loop);
     }
   } catch (error) {
-    // A run stopped by its budget ends with what it has, like one out of iterations.
-    const reason = run.signal.reason;
-    if (isBudgetStop(reason)) return result(loop, partialOutput(loop), 'partial', reason);
-    throw typed(loop, error);
+    // Misuse (a model without its API key, …) rejects the run: no result can help the caller.
+    if (isErrorOf(error, ConfigError)) throw error;
+    // A failure while a stop was due (an abort cutting a call) is that stop.
+    const stop = stopOf(loop);
+    if (!stop) return failed(loop, error);
+    outcome = stop;
+  }
+  return settle(loop, outcome as FinalOutcome);
+}
+
+/** An outcome that ends the loop. */
+type FinalOutcome = Exclude<TurnOutcome, { kind: 'continue' }>;
+
+/** The result a turn's final outcome makes. */
+async function settle(loop: LoopState, outcome: FinalOutcome): Promise<ExecutorResult> {
+  switch (outcome.kind) {
+    case 'answer':
+      // An answer whose call spent the budget stands, but makes no more calls for its object.
+      return structured(loop, outcome.result, loop.run.budget?.check());
+    case 'interrupted': {
+      const names = outcome.interruptions.map((i) => i.toolName).join(', ');
+      const error = new RunError('interrupted', `Paused for approval of ${names}; resume with the answers`);
+      const interrupted = result(loop, partialOutput(loop), 'interrupted', error);
+      interrupted.interruptions = outcome.interruptions;
+      return interrupted;
+    }
+    case 'stopped': {
+      if (outcome.reason === 'aborted') return result(loop, partialOutput(loop), 'failed', outcome.error);
+      const partial = result(loop, partialOutput(loop), 'partial', outcome.error);
+      // A run out of time or budget makes no more calls for its object.
+      const more = outcome.reason === 'max_iterations' || outcome.reason === 'length';
+      if (more) return structured(loop, partial);
+      return outcome.reason === 'budget' ? structured(loop, partial, outcome.error) : partial;
+    }
   }
 }
 
-async function structured(loop: LoopState, outcome: ExecutorResult): Promise<ExecutorResult> {
+/**
+ * `outcome` with the object of the output schema, when there is one. A run
+ * whose budget is `spent` makes no more calls: the object must be in the
+ * answer already, else the result is `partial` with the budget error.
+ */
+async function structured(loop: LoopState, outcome: ExecutorResult, spent?: TandemError) {
+  if (!loop.deps.output) return outcome;
   try {
-    return await withObject(loop, outcome);
+    return await withObject(loop, outcome, spent !== undefined);
   } catch (error) {
-    const reason = loop.run.signal.reason;
-    throw isBudgetStop(reason) ? reason : typed(loop, error);
+    if (isErrorOf(error, ConfigError)) throw error;
+    if (spent) return { ...outcome, status: 'partial' as const, error: spent };
+    return failed(loop, error);
   }
 }
 
-function checkBudget(loop: LoopState): void {
-  const { signal, wallClock } = loop.run;
-  if (signal.aborted) throw typed(loop, signal.reason);
-  if (wallClock.timedOut) throw timeoutError(loop);
+/** The result of an execution that failed before its first turn (its prompt or output schema could not be made). */
+export function failedBeforeStart(run: LoopRun, error: unknown): ExecutorResult {
+  const { messages, usage } = run;
+  return {
+    output: '',
+    status: 'failed',
+    messages,
+    newMessages: [],
+    usage: { ...usage },
+    iterations: 0,
+    toolCalls: 0,
+    finishReason: 'stop',
+    error: typed(error),
+  };
+}
+
+/** The result of an execution that failed with `error`. */
+function failed(loop: LoopState, error: unknown): ExecutorResult {
+  return result(loop, partialOutput(loop), 'failed', typed(error));
+}
+
+/** Anything thrown inside the loop as the typed error the result carries. */
+function typed(error: unknown): TandemError {
+  if (error instanceof ModelError) {
+    return new RunError('model', `Model call failed (${error.kind}): ${error.message}`, { cause: error });
+  }
+  if (error instanceof TandemError) return error;
+  return new RunError('internal', errorMessage(error), { cause: error });
 }

@@ -2,6 +2,7 @@
  * Options and result of the {@link Executor}, with the seeds' defaults.
  * @module
  */
+
 import { ConfigError, type TandemError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
@@ -11,8 +12,13 @@ import type { Sandbox } from '../../core/sandbox.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { CompressHook, ModelInvoker } from '../../model/invoke.js';
+import type { RetryOptions } from '../../model/resilience/retry-policy.js';
 import type { Schema } from '../../model/schema.js';
 import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../../model/types.js';
+import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
+import type { Interruption } from '../../safety/approvals/interruption.js';
+import type { Guardrails } from '../../safety/guardrails/guardrails.js';
+import type { PausedState } from '../../state/paused-state.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolGate, ToolLimiter, ToolOutputFilter } from '../../tools/runner.js';
 import type { Tool } from '../../tools/types.js';
@@ -52,8 +58,22 @@ export interface PrepareRequestInfo {
 export interface ExecutorOptions<T = any> {
   /** The model. Calls go through {@link ExecutorOptions.invoker} when given. */
   model: ChatModel;
-  /** How the model is called (retry, fallback). Default: `directInvoker(model)`. */
-  invoker?: ModelInvoker;
+  /**
+   * Backoff of failed model calls: retryable failures (429, 5xx, timeouts,
+   * resets, stalled streams) are retried with the seeds' numbers, honouring
+   * `Retry-After` (docs/resilience.md). `false`: one attempt per model.
+   * Default: on, `DEFAULT_RETRY_POLICY`.
+   */
+  retry?: RetryOptions | false;
+  /** Models to fall back to, in order, when `model` fails for good. Default none. */
+  fallbacks?: ChatModel[];
+  /**
+   * Advanced: builds the invoker that calls a model, replacing the default
+   * `createResilientInvoker({ models: [model, ...fallbacks], retry, runtime })`
+   * (`retry` and `fallbacks` are then yours to apply). The same form as the
+   * Orchestrator's `invoker`.
+   */
+  invoker?: (model: ChatModel) => ModelInvoker;
   /** The tools the model may call. */
   tools?: Tool[] | ToolRegistry;
   /**
@@ -96,7 +116,14 @@ export interface ExecutorOptions<T = any> {
   prices?: PriceTable | false;
   /** Limits of each run started with `run()` (tokens, cost, tool calls, wall clock); see docs/cost.md. */
   budget?: RunBudgetLimits;
-  /** Consulted before each ready tool call runs: approvals and guardrails plug in here. */
+  /**
+   * The one place approvals are configured: with a `bus`, questions are asked
+   * live; without one, a call that needs approval pauses the run, which ends
+   * `interrupted` (answer on `result.state`, then `resume`). Default: a gate
+   * without a bus that asks only about tools with `needsApproval`.
+   */
+  approvals?: ApprovalGate;
+  /** Advanced: consulted before each ready tool call runs, instead of `approvals.gate`. */
   gate?: ToolGate;
   /**
    * Approvals do not wait (the gate is asked to defer them; an `ApprovalGate`
@@ -113,6 +140,15 @@ export interface ExecutorOptions<T = any> {
    * pages. The model never sees the unfiltered output.
    */
   outputFilter?: ToolOutputFilter;
+  /**
+   * Tool-argument guardrails, checked before every tool call (and before any
+   * approval): URLs to private or local hosts and non-web schemes, and
+   * destructive shell or code strings, are refused with `Tool blocked:
+   * <reason>`. Default: the built-in checks; a `Guardrails`: its tool stage;
+   * `false`: none. Not applied when `gate` is given (scan in your gate),
+   * nor when `approvals` has guardrails of its own (it scans first).
+   */
+  guardrails?: Guardrails | false;
   /** Passed to tools in their context. */
   sandbox?: Sandbox;
   temperature?: number;
@@ -121,9 +157,11 @@ export interface ExecutorOptions<T = any> {
    * Context management, one per execution (conversation): counts each request
    * incrementally, compresses it past the threshold, and shrinks a request a
    * provider rejected as too long. `contextPerConversation({ model, summarizer })`
-   * makes one.
+   * makes one. Default: compression at the seeds' threshold (half the
+   * window), `model` summarising, set up only once a conversation grows near
+   * it. `false`: none (a context-length error then fails the call).
    */
-  context?: () => ConversationContext;
+  context?: (() => ConversationContext) | false;
   /** Called before each model call with the outgoing request (after `context`); may return a replacement. */
   prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
   /**
@@ -160,16 +198,8 @@ export interface SystemPromptSource {
 
 /** Options of one execution. */
 export interface ExecuteOptions {
-  /** Aborts the model call and every tool; the execution fails with an `aborted` error. */
+  /** Aborts the model call and every tool; the execution ends `failed` with an `AbortError`. */
   signal?: AbortSignal;
-  /**
-   * Aborts `signal`, for a caller that owns its controller: the execution
-   * then works on `signal` itself (its time limit aborts it with this)
-   * instead of making a signal of its own linked to it — in Node a signal
-   * costs microseconds and most of a kilobyte. The orchestrator's attempts
-   * pass theirs.
-   */
-  abort?: (reason?: unknown) => void;
   /** Where events go (the parent's scoped emitter, e.g. the orchestrator's). */
   emit?: Emitter;
   /** Earlier conversation, before the input. Not modified. */
@@ -191,12 +221,21 @@ export interface ExecuteOptions {
   output?: Schema;
 }
 
+/** How an execution or a run ended; see {@link ExecutorResult.status}. */
+export type ExecutionStatus = 'success' | 'partial' | 'interrupted' | 'failed';
+
 /** The outcome of an execution. */
 export interface ExecutorResult {
   /** The final answer; built from the last tool results when the model ended without text. */
   output: string;
-  /** `partial` when the iteration budget or the length-continuation limit cut the answer (see `error`). */
-  status: 'success' | 'partial';
+  /**
+   * How the execution ended (docs/results.md): `success`; `partial` when a
+   * stop cut the answer short (run budget, wall clock, iterations, length
+   * limit); `interrupted` when calls wait for a human (`interruptions`);
+   * `failed` when it could not go on (the model failed, it was aborted, …).
+   * Every status but `success` comes with `error`.
+   */
+  status: ExecutionStatus;
   /** The whole conversation: history, input and everything this execution added. */
   messages: Message[];
   /** Messages this execution added after the input. */
@@ -207,10 +246,23 @@ export interface ExecutorResult {
   /** Tool calls answered (executed or refused with an error result). */
   toolCalls: number;
   finishReason: FinishReason;
-  /** Why a `partial` result is partial (`max_iterations` or `length`). */
+  /**
+   * Why the result is not a success: a `RunError` (kinds `budget`, `timeout`,
+   * `max_iterations`, `length`, `interrupted`, `model`, `invalid_tool_calls`,
+   * `invalid_output`, `internal`), an `AbortError`, or another typed error.
+   */
   error?: TandemError;
+  /** The calls waiting for a human, when `status` is `interrupted`. */
+  interruptions?: Interruption[];
   /** The answer as an object of the output schema (then `output` is its JSON); absent without one. */
   object?: unknown;
+  /**
+   * With status `interrupted` (from `run`): the execution's state. Answer with
+   * `state.approve(id)` / `state.reject(id, message)`, then
+   * `executor.resume(state)` — now, or in another process after
+   * `JSON.stringify(state)`.
+   */
+  state?: PausedState;
 }
 
 /** The result of an execution whose output schema makes objects of type `T`. */

@@ -10,7 +10,8 @@ import { ConfigError, errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { type Message, type ToolResultPart, textOf, type UserMessage } from '../../core/messages.js';
 import { addUsage, type Usage } from '../../core/usage.js';
-import { answeringModelId, directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
+import { directInvoker } from '../../model/resilience/resilient-invoker.js';
 import type { ChatModel } from '../../model/types.js';
 
 /** Options of the executor's reflection step (`ExecutorOptions.reflection`). */

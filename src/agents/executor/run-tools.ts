@@ -5,16 +5,15 @@
  * carries are set: repetition, and the error-streak recovery hint.
  * @module
  */
-import { RunError } from '../../core/errors.js';
-import { andThen, type MaybePromise } from '../../core/maybe-async.js';
-import type { ToolMessage } from '../../core/messages.js';
-import { type PreparedCall, prepareTurn } from '../../tools/prepare.js';
+import type { Message, ToolMessage } from '../../core/messages.js';
+import { type Interruption, interruptionFromView } from '../../safety/approvals/interruption.js';
+import { type PreparedCall, prepareToolCalls } from '../../tools/prepare.js';
 import type { ToolOutcome } from '../../tools/runner.js';
 import { turnErrorNote } from './error-streak.js';
 import type { LoopState } from './loop-state.js';
-import { typed } from './outcome.js';
 import { callKey, repetitionNote } from './repetition.js';
 import { BatchResults, pendingBatch } from './tool-results.js';
+import { CONTINUE, stopOf, type TurnOutcome } from './turn-outcome.js';
 
 /**
  * A resumed conversation may end with a model turn whose tool calls have no
@@ -22,12 +21,11 @@ import { BatchResults, pendingBatch } from './tool-results.js';
  * some (a batch cut short): the calls without a result run first, before
  * the model is asked anything; a recorded result is never run again.
  */
-export function runPendingCalls(loop: LoopState): MaybePromise<undefined> {
+export async function runPendingCalls(loop: LoopState): Promise<TurnOutcome> {
   const pending = pendingBatch(loop.run.messages);
-  if (!pending) return undefined;
-  return andThen(prepareTurn(loop.deps.registry, pending.calls), (prepared) =>
-    runTools(loop, prepared.calls, pending.results, pending.at),
-  );
+  if (!pending) return CONTINUE;
+  const prepared = await prepareToolCalls(loop.deps.registry, pending.calls);
+  return runTools(loop, prepared.calls, pending.results, pending.at);
 }
 
 /**
@@ -35,42 +33,51 @@ export function runPendingCalls(loop: LoopState): MaybePromise<undefined> {
  * tool message answering them at `at`. In a batch of several calls, every
  * result is checkpointed as it settles, so neither a crash nor a pause runs
  * it again. Calls whose approval was deferred get no result: the results so
- * far are checkpointed and the execution ends with `RunError('interrupted')`.
- * Synchronous when the calls and the checkpoints are.
+ * far are checkpointed and the turn comes to `interrupted`, with the
+ * questions that hold those calls.
  */
-export function runTools(
+export async function runTools(
   loop: LoopState,
   calls: readonly PreparedCall[],
   results = new BatchResults(calls.map((c) => c.call.id)),
   at = loop.run.messages.length,
-): MaybePromise<undefined> {
+): Promise<TurnOutcome> {
   const { deps, run } = loop;
   const batch: Batch = { calls, results, at, deferred: [], saving: undefined };
   const onSettled = (outcome: ToolOutcome) => {
     // A call cut by an abort has not settled: it runs again on resume.
     if (run.signal.aborted) return;
-    if (outcome.deferred) batch.deferred.push(outcome.toolName);
+    if (outcome.deferred) batch.deferred.push(outcome);
     else if (results.add(outcome) && run.onCheckpoint && calls.length > 1 && !results.complete) {
       // The message is taken now: calls that settle in the same tick must not reach this checkpoint.
       const message = results.message();
-      batch.saving = andThen(batch.saving, () => checkpointBatch(loop, message, at));
+      const previous = batch.saving;
+      batch.saving = (async () => {
+        await previous;
+        await loop.run.onCheckpoint?.(checkpointed(loop, message, at));
+      })();
       // Awaited once the batch is done; until then a failed save must not count as unhandled.
-      if (batch.saving instanceof Promise) batch.saving.catch(() => {});
+      batch.saving.catch(() => {});
     }
   };
-  const ran = deps.runner.start(results.size > 0 ? calls.filter((_, i) => !results.answered(i)) : calls, {
-    signal: run.signal,
-    emit: run.emit,
-    runId: run.emit.runId,
-    stepId: run.stepId,
-    agent: run.agent,
-    sandbox: deps.options.sandbox,
-    gate: deps.options.gate,
-    filterOutput: deps.options.outputFilter,
-    deferApprovals: deps.options.deferApprovals,
-    onSettled,
-  });
-  return andThen(ran, (outcomes) => andThen(batch.saving, () => finishBatch(loop, batch, outcomes.length)));
+  const outcomes = await deps.runner.run(
+    results.size > 0 ? calls.filter((_, i) => !results.answered(i)) : calls,
+    {
+      signal: run.signal,
+      emit: run.emit,
+      runId: run.emit.runId,
+      stepId: run.stepId,
+      agent: run.agent,
+      sandbox: deps.options.sandbox,
+      gate: deps.options.gate,
+      filterOutput: deps.options.outputFilter,
+      deferApprovals: deps.options.deferApprovals,
+      waitingForHuman: run.wallClock.waitingForHuman,
+      onSettled,
+    },
+  );
+  await batch.saving;
+  return finishBatch(loop, batch, outcomes.length);
 }
 
 /** A batch of calls being run: where its message goes and what happened so far. */
@@ -78,43 +85,49 @@ interface Batch {
   calls: readonly PreparedCall[];
   results: BatchResults;
   at: number;
-  /** Tools whose approval was deferred. */
-  deferred: string[];
+  /** The calls whose approval was deferred. */
+  deferred: ToolOutcome[];
   /** The checkpoints of results settled so far, in order. */
-  saving: MaybePromise<void> | undefined;
+  saving: Promise<void> | undefined;
 }
 
-/** Writes the batch's tool message, checkpoints it and sets the next turn's notes. */
-function finishBatch(loop: LoopState, batch: Batch, ran: number): MaybePromise<undefined> {
+/**
+ * Writes the batch's tool message, checkpoints it and sets the next turn's
+ * notes; a batch an abort or the budget cut short stops the execution.
+ */
+async function finishBatch(loop: LoopState, batch: Batch, ran: number): Promise<TurnOutcome> {
   const { run } = loop;
-  if (run.signal.aborted) throw typed(loop, run.signal.reason);
+  if (run.signal.aborted) return stopOf(loop)!;
   // Writes the tool message, or completes the one a resumed batch recorded.
   if (batch.results.size > 0) run.messages[batch.at] = batch.results.message();
-  return andThen(run.onCheckpoint?.(run.messages), () => {
-    if (batch.deferred.length > 0) {
-      throw new RunError(
-        'interrupted',
-        `Paused for approval of ${batch.deferred.join(', ')}; resume with the answers`,
-      );
-    }
-    loop.toolCalls += ran;
-    loop.toolTurns++;
-    loop.lastOutcomes = batch.results.outcomes();
-    noteTurn(loop, batch.calls, loop.lastOutcomes);
-    return undefined;
-  });
+  await run.onCheckpoint?.(run.messages);
+  if (batch.deferred.length > 0) return { kind: 'interrupted', interruptions: interruptions(loop, batch) };
+  loop.toolCalls += ran;
+  loop.toolTurns++;
+  loop.lastOutcomes = batch.results.outcomes();
+  noteTurn(loop, batch.calls, loop.lastOutcomes);
+  return stopOf(loop) ?? CONTINUE;
 }
 
-/** Checkpoints the conversation ending with the batch's results so far. */
-function checkpointBatch(loop: LoopState, message: ToolMessage, at: number): void | Promise<void> {
+/** The questions the batch's deferred calls wait on. */
+function interruptions(loop: LoopState, batch: Batch): Interruption[] {
+  const stepId = loop.run.stepId;
+  const out: Interruption[] = [];
+  for (const outcome of batch.deferred) {
+    const held = outcome.interrupt && interruptionFromView(outcome.interrupt, stepId);
+    // A gate of your own may defer without a question: the call itself is what waits.
+    const { toolCallId: callId, toolName } = outcome;
+    const call = batch.calls.find((c) => c.call.id === callId);
+    out.push(held || { id: callId, kind: 'approval', toolName, args: call?.args, callId, title: toolName });
+  }
+  return out;
+}
+
+/** The conversation ending with the batch's results so far. */
+function checkpointed(loop: LoopState, message: ToolMessage, at: number): Message[] {
   const messages = loop.run.messages.slice(0, at);
   messages.push(message);
-  try {
-    return loop.run.onCheckpoint?.(messages);
-  } catch (error) {
-    // Called while the runner reports a settled call, which must not throw: the batch fails with it instead.
-    return Promise.reject(error);
-  }
+  return messages;
 }
 
 /**

@@ -8,16 +8,10 @@
  */
 import { StreamInterruptedError } from '../../model/resilience/errors.js';
 import type { ModelResponse } from '../../model/types.js';
-import { callModel } from './call-model.js';
 import type { LoopState } from './loop-state.js';
 
-/** {@link callModel}, with the text of a stream that broke after showing it kept as a cut reply. */
-export function callModelSalvaging(loop: LoopState): Promise<ModelResponse> {
-  return callModel(loop).catch((error: unknown) => salvage(loop, error));
-}
-
 /** The reply a broken stream delivered, as cut by the length limit; rethrows what cannot be salvaged. */
-function salvage(loop: LoopState, error: unknown): ModelResponse {
+export function salvage(loop: LoopState, error: unknown): ModelResponse {
   const { deps, run } = loop;
   if (!(error instanceof StreamInterruptedError) || run.signal.aborted) throw error;
   const content = error.partial.message.content.filter((p) => p.type === 'text' || p.type === 'reasoning');

@@ -11,7 +11,6 @@
 import { RunError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import { type Message, textOf, userMessage } from '../../core/messages.js';
-import { isBudgetStop } from '../../core/run-budget.js';
 import type { Clock } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
@@ -32,12 +31,19 @@ export interface StructuredAnswer {
   json: string;
 }
 
-/** `outcome` with its object, or the typed error of an answer that never matched. */
-export async function withObject(loop: LoopState, outcome: ExecutorResult): Promise<ExecutorResult> {
+/**
+ * `outcome` with its object, or the typed error of an answer that never
+ * matched. With `extractOnly` (a run its budget stopped makes no more calls)
+ * the object must be in the answer already.
+ */
+export async function withObject(
+  loop: LoopState,
+  outcome: ExecutorResult,
+  extractOnly = false,
+): Promise<ExecutorResult> {
   const plan = loop.deps.output!;
-  const reason = loop.run.signal.reason;
-  const structured = isBudgetStop(reason)
-    ? await extractOrThrow(outcome.output, plan, reason)
+  const structured = extractOnly
+    ? await extractObject(outcome.output, plan.format.schema)
     : await objectOf(loop, plan, outcome);
   // The object may have cost more calls and added re-asks: the result counts and keeps them.
   const { messages, usage } = loop.run;
@@ -48,16 +54,6 @@ export async function withObject(loop: LoopState, outcome: ExecutorResult): Prom
     newMessages: messages.slice(loop.firstNew),
     usage: { ...usage },
   };
-}
-
-/** A run its budget stopped makes no more calls: its object is in the answer already, or there is none. */
-async function extractOrThrow(text: string, plan: OutputPlan, reason: RunError): Promise<StructuredAnswer> {
-  try {
-    return await extractObject(text, plan.format.schema);
-  } catch (error) {
-    if (error instanceof StructuredOutputError) throw reason;
-    throw error;
-  }
 }
 
 async function objectOf(
@@ -85,7 +81,7 @@ async function reask(
   const { deps, run } = loop;
   const correction = userMessage(correctionText(error));
   const request: ModelRequest = { ...deps.base, messages: [...run.messages, correction] };
-  const tools = deps.registry.specs();
+  const tools = await deps.registry.specs();
   // The conversation holds tool calls, which some providers accept only beside tool definitions.
   if (tools.length > 0) Object.assign(request, { tools, toolChoice: 'none' });
   const added: Message[] = [correction];

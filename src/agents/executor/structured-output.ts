@@ -33,18 +33,18 @@ export interface OutputPlan {
 }
 
 /**
- * The plan for `schema` on `model`.
- * @throws ConfigError when `schema` is not a schema or has no JSON Schema.
+ * The plan for `schema` on `model`, its JSON Schema made (see {@link outputFormat}).
+ * @throws ConfigError (as a rejection) when `schema` is not a schema or has no JSON Schema.
  */
-export function outputPlan(
+export async function outputPlan(
   schema: Schema,
   model: ChatModel,
   hasTools: boolean,
   maxReasks: number,
-): OutputPlan {
+): Promise<OutputPlan> {
   const mode = structuredOutputMode(model.info);
   const inline = mode === 'none' || !hasTools || model.info?.structuredOutputWithTools === true;
-  return { format: outputFormat(schema), mode, inline, maxReasks };
+  return { format: await outputFormat(schema), mode, inline, maxReasks };
 }
 
 /** The request fields of every turn with what `plan` adds: the response format, the schema in the prompt. */

@@ -1,11 +1,11 @@
 /**
- * The executor's wall-clock budget. Time spent waiting for a human (between
- * an `interrupt` and its `interrupt_response`) does not count: an approval
- * may legitimately take longer than the whole budget (decision and input
- * questions wait 300 s by default; the budget is 270 s).
+ * The executor's wall-clock budget. Time spent waiting for a human does not
+ * count — the call that waits says so through `waitingForHuman`, never an
+ * event: an approval may legitimately take longer than the whole budget
+ * (decision and input questions wait 300 s by default; the budget is 270 s).
+ * Its timer aborts the calls in flight; the loop then returns the stop.
  * @module
  */
-import type { Emitter, EventPayloads, EventTags, EventType } from '../../core/events.js';
 import type { CancelTimer, Clock } from '../../core/seams.js';
 
 /** Setting a timer beyond this overflows the platform's timer. */
@@ -33,21 +33,29 @@ export class WallClockBudget {
     return this.expired || (this.waiting === 0 && this.clock.now() >= this.deadline);
   }
 
-  /** An emitter that forwards to `inner` and pauses the budget while a question to a human is open. */
-  watch(inner: Emitter): Emitter {
-    return new BudgetEmitter(inner, this);
-  }
+  /**
+   * Told by a tool call that starts waiting for a human (the approval gate,
+   * `ask_user`); returns the function that ends the wait. The budget stands
+   * still while any such wait is open.
+   */
+  readonly waitingForHuman = (): (() => void) => {
+    this.pause();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.resume();
+    };
+  };
 
-  /** A human was asked. */
-  pause(): void {
+  private pause(): void {
     if (this.waiting++ > 0) return;
     this.pausedAt = this.clock.now();
     this.cancel?.();
     this.cancel = undefined;
   }
 
-  /** A human answered (or the question timed out). */
-  resume(): void {
+  private resume(): void {
     if (this.waiting === 0 || --this.waiting > 0) return;
     this.deadline += this.clock.now() - this.pausedAt;
     this.arm();
@@ -67,29 +75,5 @@ export class WallClockBudget {
       this.expired = true;
       this.onExpire();
     });
-  }
-}
-
-class BudgetEmitter implements Emitter {
-  constructor(
-    private readonly inner: Emitter,
-    private readonly budget: WallClockBudget,
-  ) {}
-  get runId(): string {
-    return this.inner.runId;
-  }
-  emit<T extends EventType>(type: T, payload: EventPayloads[T]): void {
-    if (type === 'interrupt') this.budget.pause();
-    else if (type === 'interrupt_response') this.budget.resume();
-    this.inner.emit(type, payload);
-  }
-  scope(tags: EventTags): Emitter {
-    return new BudgetEmitter(this.inner.scope(tags), this.budget);
-  }
-  backpressure(): Promise<void> | undefined {
-    return this.inner.backpressure();
-  }
-  get span(): Emitter['span'] {
-    return this.inner.span;
   }
 }

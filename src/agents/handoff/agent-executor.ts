@@ -9,7 +9,8 @@
 import { ConfigError, TandemError } from '../../core/errors.js';
 import type { Runtime } from '../../core/seams.js';
 import { addUsage, type Usage } from '../../core/usage.js';
-import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import type { ModelInvoker } from '../../model/invoke.js';
+import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { ChatModel } from '../../model/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { Executor } from '../executor/index.js';
@@ -39,7 +40,7 @@ export function agentExecutor(
   return new Executor({
     ...options.executor,
     model,
-    invoker: countingInvoker(options.invoker?.(model) ?? directInvoker(model), usage),
+    invoker: () => countingInvoker(invokerFactory(options, runtime)(model), usage),
     tools,
     instructions: profile.instructions,
     name: profile.name,

@@ -16,7 +16,7 @@ import { ConfigError, errorMessage, isAbortError } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
-import type { ExecutorResult } from '../executor/index.js';
+import { type ExecutorResult, executeOn } from '../executor/index.js';
 import { agentExecutor, modelOf } from './agent-executor.js';
 import { moveArtifacts } from './artifacts.js';
 import type { HandoffManagerOptions, HandoffRunOptions, HandoffRunResult } from './options.js';
@@ -94,24 +94,18 @@ export class HandoffManager {
     for (;;) {
       const scoped = emit.scope({ agent: profile.name });
       scoped.emit('stage', { name: 'agent', status: 'running', detail: profile.name });
-      let result: ExecutorResult | undefined;
-      try {
-        result = await agentExecutor(this.options, this.runtime, profile, session, usage).execute(input, {
-          emit,
-          signal,
-          history,
-          stepId: options.stepId,
-        });
-      } catch (error) {
-        if (!(session.pending && !signal.aborted && !isAbortError(error))) {
-          scoped.emit('stage', { name: 'agent', status: 'failed', detail: errorMessage(error) });
-          throw error;
-        }
+      const executor = agentExecutor(this.options, this.runtime, profile, session, usage);
+      const result = await executeOn(executor, input, { emit, signal, history, stepId: options.stepId });
+      // The execution a handoff stopped ends failed by design; any other failure is the run's.
+      const failure = result.status === 'failed' ? result.error : undefined;
+      if (failure && !(session.pending && !signal.aborted && !isAbortError(failure))) {
+        scoped.emit('stage', { name: 'agent', status: 'failed', detail: errorMessage(failure) });
+        throw failure;
       }
       const handoff = session.take();
       if (!handoff) {
         scoped.emit('stage', { name: 'agent', status: 'completed', detail: profile.name });
-        return this.finish(profile.name, result!, session, usage);
+        return this.finish(profile.name, result, session, usage);
       }
       scoped.emit('stage', { name: 'agent', status: 'completed', detail: `handed off to ${handoff.to}` });
       const target = this.options.agents.require(handoff.to);

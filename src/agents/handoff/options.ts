@@ -37,7 +37,7 @@ export interface HandoffManagerOptions {
   model?: ChatModel;
   /** Models by tier, for agents that name a `tier`. */
   models?: ModelTiers;
-  /** How an agent's model is called (retry, fallback). Default `directInvoker`. */
+  /** Advanced: how an agent's model is called. Default: the resilient invoker with the seeds' retry numbers. */
   invoker?: (model: ChatModel) => ModelInvoker;
   /** Accepted handoffs per run. Default 3. */
   maxHandoffs?: number;

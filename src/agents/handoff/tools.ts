@@ -44,16 +44,6 @@ export const handoffArgsSchema: LazySchema<HandoffArgs> = lazySchema((z) =>
   }),
 );
 
-/** The JSON Schema of {@link handoffArgsSchema}, as zod writes it. */
-const HANDOFF_ARGS_JSON = {
-  type: 'object',
-  properties: {
-    task: { type: 'string', minLength: 1, description: TASK },
-    context: { default: '', description: CONTEXT, type: 'string' },
-  },
-  required: ['task'],
-};
-
 const HANDOFF_PREFIX = 'handoff_to_';
 
 /** Name of the tool handing off to `target`. */
@@ -103,7 +93,6 @@ function handoffTool(session: HandoffSession, from: string, target: HandoffTarge
     name: handoffToolName(target.name),
     description: `Hand the task over to the "${target.name}" agent: ${target.description}. It takes over and gives the final answer; you stop after this call.`,
     parameters: handoffArgsSchema,
-    jsonSchema: HANDOFF_ARGS_JSON,
     execute({ task, context }, ctx) {
       const record = session.request(from, target.name, task, context);
       const event = { from, to: target.name, task, accepted: record.accepted };

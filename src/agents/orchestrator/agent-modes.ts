@@ -14,6 +14,7 @@ import {
   type OrchestratorResult,
   type SkillMode,
 } from './options.js';
+import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { invokeSkillMode } from './skill-mode.js';
 import { stage } from './stage-events.js';
@@ -33,7 +34,7 @@ export function isMode(options: OrchestratorOptions, mode: string): boolean {
 export async function routeToAgent(
   scope: RunScope,
   options: OrchestratorOptions,
-  task: string,
+  request: RunRequest,
   unknownMode?: string,
 ): Promise<OrchestratorResult | undefined> {
   const { router, handoffs } = options;
@@ -45,7 +46,7 @@ export async function routeToAgent(
   }
   const { bus, signal } = scope;
   const routing = await stage(bus, 'routing', () =>
-    router.route(task, { signal, emit: bus.scope({ agent: 'router' }) }),
+    router.route(request.content, { signal, emit: bus.scope({ agent: 'router' }), history: request.history }),
   );
   const note = unknownMode === undefined ? undefined : `Unknown mode "${unknownMode}", routed instead`;
   bus.emit(
@@ -53,7 +54,7 @@ export async function routeToAgent(
     note ? { ...routing, reason: routing.reason ? `${note}: ${routing.reason}` : note } : routing,
   );
   if (routing.agent === router.defaultAgent) return undefined;
-  return runAgent(scope, options, task, routing.agent);
+  return runAgent(scope, options, request, routing.agent);
 }
 
 /**
@@ -65,7 +66,7 @@ export async function runExplicitMode(
   scope: RunScope,
   options: OrchestratorOptions,
   runtime: Runtime,
-  task: string,
+  request: RunRequest,
   mode: string,
 ): Promise<OrchestratorResult> {
   const { bus } = scope;
@@ -77,7 +78,8 @@ export async function runExplicitMode(
     reason: 'Explicit mode selection',
     method: 'explicit',
   });
-  if (!chosen || !skills) return runAgent(scope, options, task, mode);
+  if (!chosen || !skills) return runAgent(scope, options, request, mode);
+  const task = request.text;
   const outcome = await stage(bus, 'skill', () => invokeSkillMode(scope, options, runtime, chosen, task));
   return {
     output: outcome.ran ? answerText(outcome.output) : outcome.refusal,
@@ -121,11 +123,14 @@ function answerText(output: unknown): string {
 async function runAgent(
   scope: RunScope,
   options: OrchestratorOptions,
-  task: string,
+  request: RunRequest,
   agent: string,
 ): Promise<OrchestratorResult> {
   const handoffs = options.handoffs!;
-  const result = await handoffs.run(agent, task, { signal: scope.signal, emit: scope.bus });
+  // A handoff's task is text: the agent reads the request's text after the history.
+  const { text, history } = request;
+  const how = { signal: scope.signal, emit: scope.bus, ...(history.length && { history }) };
+  const result = await handoffs.run(agent, text, how);
   return {
     output: result.output,
     status: result.result.status,

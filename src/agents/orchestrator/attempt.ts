@@ -1,18 +1,19 @@
 /**
  * One attempt at a plan step: an Executor run on the attempt's prompt, under
- * its own timeout that aborts the attempt's work through its signal (the
- * seed only stopped waiting; the signals: `attempt-signals.ts`), with its
- * conversation reported at every checkpoint. A failed attempt is an
- * outcome, not an error: only the run's abort and a pause are thrown.
+ * its own timeout that aborts the attempt's work through the execution's
+ * signal, its own and linked to the run's (the seed only stopped waiting), with its
+ * conversation reported at every checkpoint. A failed or interrupted
+ * attempt is an outcome, not an error: only the run's abort is thrown.
  * @module
  */
 import { errorMessage, RunError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import { abortErrorOf } from '../../core/run.js';
+import type { BudgetGuard } from '../../core/run-budget.js';
 import type { Clock } from '../../core/seams.js';
 import type { ConversationState } from '../../state/run-state.js';
-import type { Executor } from '../executor/index.js';
-import { attemptSignal } from './attempt-signals.js';
+import { type Executor, executeOn } from '../executor/index.js';
 
 /** The rung of the ladder an attempt is on. */
 export type AttemptMode = 'normal' | 'enhanced' | 'takeover';
@@ -29,6 +30,8 @@ export type FailedAttempt = Extract<AttemptOutcome, { ok: false }>;
 export interface AttemptSettings {
   clock: Clock;
   stepTimeoutMs: number;
+  /** The run's budget: the attempt's execution stops when it is spent. */
+  budget?: BudgetGuard;
   /** Told about the attempt's conversation at every checkpoint-worthy moment. */
   onConversation?: (
     conversation: Omit<ConversationState, 'messages'>,
@@ -36,7 +39,11 @@ export interface AttemptSettings {
   ) => Promise<void>;
 }
 
-/** Runs one attempt to its outcome. Rejects only on the run's abort or a pause. */
+/**
+ * Runs one attempt to its outcome: its execution's result read as one —
+ * an execution that waits for a human is an outcome of kind `interrupted`.
+ * Rejects only on the run's abort.
+ */
 export async function runAttempt(
   executor: Executor,
   system: string,
@@ -48,26 +55,35 @@ export async function runAttempt(
   stepId: string,
   mode: AttemptMode,
 ): Promise<AttemptOutcome> {
-  const own = attemptSignal(signal);
   let timedOut = false;
   const seconds = Math.round(deps.stepTimeoutMs / 1000);
-  const cancel = deps.clock.setTimer(deps.stepTimeoutMs, () => {
-    timedOut = true;
-    own.abort(new RunError('timeout', `Step timed out after ${seconds} seconds`));
-  });
+  // The attempt's time limit aborts the execution's signal: the attempt's one, made by the execution and
+  // linked to the run's, so a listener a tool leaves on it dies with the attempt, out of any later one's reach.
+  const deadline = {
+    ms: deps.stepTimeoutMs,
+    reason: () => {
+      timedOut = true;
+      return new RunError('timeout', `Step timed out after ${seconds} seconds`);
+    },
+  };
   const onConversation = deps.onConversation;
   const conversation = { mode, system };
   try {
-    const result = await executor.execute(input, {
+    const result = await executeOn(executor, input, {
       system,
       history,
-      signal: own.signal,
-      abort: own.abort,
+      signal,
+      deadline,
       emit,
       stepId,
+      budget: deps.budget,
       onCheckpoint: onConversation ? (messages) => onConversation(conversation, messages) : undefined,
     });
+    // An answer stands even when the run stopped meanwhile (the budget its call spent): it is paid for.
     if (result.status === 'success') return { ok: true, output: result.output };
+    // The run's abort (the caller's, its budget's, a pause's) is the run's end, not this attempt's failure.
+    if (signal.aborted) throw abortErrorOf(signal);
+    if (timedOut) return timeout(seconds);
     return {
       ok: false,
       kind: result.error?.kind ?? 'incomplete',
@@ -75,9 +91,8 @@ export async function runAttempt(
       output: result.output,
     };
   } catch (error) {
-    if (signal.aborted || isPause(error)) throw error;
-    if (timedOut)
-      return { ok: false, kind: 'timeout', error: `Step timed out after ${seconds} seconds`, output: '' };
+    if (signal.aborted) throw error;
+    if (timedOut) return timeout(seconds);
     const kind = (error as { kind?: unknown }).kind;
     return {
       ok: false,
@@ -85,13 +100,9 @@ export async function runAttempt(
       error: errorMessage(error),
       output: '',
     };
-  } finally {
-    cancel();
-    own.release();
   }
 }
 
-/** An attempt that paused (approvals deferred): the run stops and resumes later. */
-function isPause(error: unknown): boolean {
-  return error instanceof RunError && error.kind === 'interrupted';
+function timeout(seconds: number): FailedAttempt {
+  return { ok: false, kind: 'timeout', error: `Step timed out after ${seconds} seconds`, output: '' };
 }

@@ -1,24 +1,39 @@
 /**
  * Plan or not: the orchestrator's first decision. The heuristic classifier
- * (no model call), the planner model's `decide`, or the heuristic first and
- * the model only when the heuristic is unsure (the default).
+ * (no model call, reading the request's text), the planner model's `decide`
+ * (reading the conversation and the request with its images and files), or
+ * the heuristic first and the model only when the heuristic is unsure (the
+ * default).
  * @module
  */
 import type { Emitter, EventPayloads } from '../../core/events.js';
+import type { Message } from '../../core/messages.js';
+import { type UserContent, wordsOf } from '../../core/run-input.js';
 import type { Planner } from '../planner/index.js';
 import { classifyQuery } from '../routing/index.js';
+import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 
-/** How the orchestrator classifies a task. */
+/**
+ * How the orchestrator classifies a task. A function gets the request's text
+ * (images and files as placeholders) and, in `context`, the request as given
+ * and the conversation before it.
+ */
 export type ClassifyMode =
   | 'auto'
   | 'heuristic'
   | 'llm'
-  | ((
-      task: string,
-      context: { signal: AbortSignal },
-    ) => 'simple' | 'complex' | Promise<'simple' | 'complex'>);
+  | ((task: string, context: ClassifyContext) => 'simple' | 'complex' | Promise<'simple' | 'complex'>);
+
+/** What a classifier function gets besides the request's text. */
+export interface ClassifyContext {
+  signal: AbortSignal;
+  /** The request as given: text, or parts with images and files. */
+  input: UserContent;
+  /** The conversation before the request. */
+  history: readonly Message[];
+}
 
 /** The decision and the `routing` event that reports it. */
 export interface TaskClassification {
@@ -44,25 +59,33 @@ function routingFor(
   };
 }
 
-/** Classifies `task` with `mode`. */
+/**
+ * Classifies `task` (the request's text) with `mode`; `context.input` (the
+ * request as given, default `task`) and `context.history` are what a
+ * classifier function and the planner's `decide` see.
+ */
 export async function classifyTask(
   task: string,
   mode: ClassifyMode,
   planner: Planner,
-  context: { signal: AbortSignal; emit: Emitter },
+  context: { signal: AbortSignal; emit: Emitter; input?: UserContent; history?: readonly Message[] },
 ): Promise<TaskClassification> {
+  const input = context.input ?? task;
+  const history = context.history ?? [];
   if (typeof mode === 'function') {
-    const complexity = await mode(task, { signal: context.signal });
+    const complexity = await mode(task, { signal: context.signal, input, history });
     return routingFor(complexity, 'default', 1, 'Custom classifier');
   }
   if (mode !== 'llm') {
-    const heuristic = classifyQuery(task);
+    // The user's words alone: placeholders of images and files would count as words.
+    const heuristic = classifyQuery(context.input === undefined ? task : wordsOf(context.input));
     if (mode === 'heuristic' || heuristic.confident) {
       return routingFor(heuristic.complexity, 'heuristic', heuristic.confident ? 0.9 : 0.6, heuristic.reason);
     }
   }
-  const decision = await planner.decide(task, {
+  const decision = await planner.decide(input, {
     signal: context.signal,
+    history,
     emit: context.emit.scope({ agent: 'planner' }),
   });
   return routingFor(decision.needsPlan ? 'complex' : 'simple', 'llm', 1, decision.reasoning);
@@ -71,13 +94,14 @@ export async function classifyTask(
 /** The classify phase: plan or not, announced as a `routing` event and recorded. */
 export async function classifyPhase(
   scope: RunScope,
-  task: string,
+  request: RunRequest,
   mode: ClassifyMode,
   planner: Planner,
 ): Promise<void> {
   const { bus, recorder, signal } = scope;
+  const { text, content: input, history } = request;
   const classification = await stage(bus, 'classifying', () =>
-    classifyTask(task, mode, planner, { signal, emit: bus }),
+    classifyTask(text, mode, planner, { signal, emit: bus, input, history }),
   );
   bus.emit('routing', classification.routing);
   const complexity = classification.complexity;

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Runtime } from '../../core/seams.js';
-import { directInvoker, invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
+import { invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
+import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { Executor } from '../executor/index.js';
 import { Planner } from '../planner/index.js';
@@ -26,10 +27,13 @@ export interface OrchestrationParts {
   models: readonly string[];
 }
 
-/** Whether runs pause with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
+/**
+ * Whether runs pause to ask: the gate is asked to defer its questions, so a
+ * tool batch finishes, the execution ends `interrupted`, and the run pauses
+ * on that result.
+ */
 export function defersApprovals(options: OrchestratorOptions): boolean {
-  const gate = options.gate ?? options.approvals?.gate;
-  return options.pauseOnInterrupt === true && !!gate && gate === options.approvals?.gate;
+  return options.pauseOnInterrupt === true;
 }
 
 /** The collaborators of an orchestrator with `options`; `deferApprovals` as {@link defersApprovals} says. */
@@ -38,14 +42,17 @@ export function buildParts(
   runtime: Runtime,
   deferApprovals: boolean,
 ): OrchestrationParts {
-  const invoke = options.invoker ?? directInvoker;
+  const invoke = invokerFactory(options, runtime);
   const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
   const common = {
     ...options.executorOptions,
     tools,
     runtime,
     sandbox: options.sandbox,
-    gate: options.gate ?? options.approvals?.gate,
+    // The executors ask through the orchestrator's approvals (where `resume` delivers answers),
+    // after their default tool guardrails unless the gate scans itself.
+    gate: options.gate,
+    approvals: options.approvals,
     deferApprovals: deferApprovals || options.executorOptions?.deferApprovals,
     // Guardrails given to the orchestrator also screen untrusted tool output.
     outputFilter: options.executorOptions?.outputFilter ?? options.guardrails?.outputFilter(),
@@ -76,14 +83,14 @@ export function buildParts(
       name: 'executor',
       ...common,
       model: options.executor,
-      invoker: invokers.executor,
+      invoker: () => invokers.executor,
       instructions: options.instructions,
     }),
     takeover: new Executor({
       name: 'planner',
       ...common,
       model: options.planner,
-      invoker: invokers.takeover,
+      invoker: () => invokers.takeover,
     }),
     verifier: invokers.verifier,
     finalizer: invokers.finalizer

@@ -8,6 +8,8 @@
  */
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import type { BudgetGuard } from '../../core/run-budget.js';
+import { framedMessage } from '../../core/run-input.js';
 import type { Clock } from '../../core/seams.js';
 import type { ConversationState } from '../../state/run-state.js';
 import type { Executor } from '../executor/index.js';
@@ -27,6 +29,8 @@ export interface StepLadderDeps {
   takeover: Executor;
   planner: Planner;
   clock: Clock;
+  /** The run's budget, passed to every attempt. */
+  budget?: BudgetGuard;
   stepTimeoutMs: number;
   maxFindingChars: number;
   instructions?: string;
@@ -40,6 +44,10 @@ export interface StepLadderDeps {
   ) => Promise<void>;
   /** A saved attempt to continue instead of starting the ladder afresh. */
   resume?: ConversationState;
+  /** The run's request as text, in every attempt's system prompt. */
+  task?: string;
+  /** The conversation a fresh attempt starts from (a step job's `conversation`). */
+  conversation?: readonly Message[];
 }
 
 /** One step's climb up the ladder. */
@@ -56,37 +64,45 @@ interface Climb {
   prompt: StepPromptInput;
 }
 
+/** How a step's climb ended. */
+export interface LadderResult {
+  /** `interrupted`: an attempt waits for a human — not a failure; the run pauses and resumes that attempt. */
+  status: 'completed' | 'failed' | 'interrupted';
+  output: string;
+  /** Why the step failed or what it waits for. */
+  error?: string;
+}
+
 /**
- * Runs `record` to `completed` or `failed`, emitting `plan_step_started` per
- * attempt and `plan_step_failed` per failed attempt. Rejects only when
- * `signal` (the run's) aborts, or with the `RunError` of kind `interrupted`
- * of an attempt that paused to ask a human: a pause is not a failure, and
- * the next rung would repeat the attempt's work.
+ * Climbs the ladder for `record` (counting its attempts), emitting
+ * `plan_step_started` per attempt and `plan_step_failed` per failed
+ * attempt, and returns how the step ended. An interrupted attempt ends the
+ * climb: the next rung would repeat its work. Rejects only when `signal`
+ * (the run's) aborts.
  */
 export async function runStepLadder(
   record: StepRecord,
   deps: StepLadderDeps,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<LadderResult> {
   const climb = climbOf(record, deps, signal);
   let { mode, outcome } = await firstRung(climb);
-  if (!outcome.ok && mode === 'normal') {
+  if (climbs(outcome) && mode === 'normal') {
     mode = 'enhanced';
     outcome = await enhancedRung(climb, outcome);
   }
-  if (!outcome.ok && mode === 'enhanced') {
+  if (climbs(outcome) && mode === 'enhanced') {
     mode = 'takeover';
     outcome = await takeoverRung(climb, outcome);
   }
-  if (!outcome.ok) {
-    record.status = 'failed';
-    record.error = outcome.error;
-    record.output = outcome.output;
-    return;
-  }
-  record.status = 'completed';
-  record.output = outcome.output || '(Step completed with no output)';
-  record.error = undefined;
+  if (outcome.ok) return { status: 'completed', output: outcome.output || '(Step completed with no output)' };
+  const status = outcome.kind === 'interrupted' ? 'interrupted' : 'failed';
+  return { status, output: outcome.output, error: outcome.error };
+}
+
+/** A failed attempt sends the step up a rung; an interrupted one waits where it is. */
+function climbs(outcome: AttemptOutcome): outcome is FailedAttempt {
+  return !outcome.ok && outcome.kind !== 'interrupted';
 }
 
 function climbOf(record: StepRecord, deps: StepLadderDeps, signal: AbortSignal): Climb {
@@ -103,6 +119,7 @@ function climbOf(record: StepRecord, deps: StepLadderDeps, signal: AbortSignal):
       findings: deps.findings,
       maxFindingChars: deps.maxFindingChars,
       instructions: deps.instructions,
+      task: deps.task,
     },
   };
 }
@@ -142,7 +159,7 @@ async function takeoverRung(climb: Climb, previous: FailedAttempt): Promise<Atte
   const prompts = climb.deps.planner.takeoverPrompt(climb.record.step, previous.error);
   const system = `${prompts.system}\n\n${stepSystemPrompt(climb.prompt)}`;
   const outcome = await attempt(climb, 'takeover', system, { user: prompts.user });
-  if (outcome.ok) return outcome;
+  if (!climbs(outcome)) return outcome;
   return { ...outcome, error: `${previous.error}\nPlanner takeover also failed: ${outcome.error}` };
 }
 
@@ -154,17 +171,19 @@ async function attempt(
   from: { user: string } | { history: Message[] },
 ): Promise<AttemptOutcome> {
   const { record, deps, signal, emit } = climb;
-  const history = 'history' in from ? from.history : undefined;
-  record.attempts += history ? 0 : 1;
+  const resumed = 'history' in from;
+  const { input, history } = resumed
+    ? { input: [], history: from.history }
+    : freshStart(deps.conversation, from.user);
+  record.attempts += resumed ? 0 : 1;
   const stepEmit = mode === 'takeover' ? climb.planner : emit;
   stepEmit.emit('plan_step_started', { step: stepView(record), attempt: record.attempts, mode });
   let fullSystem = system;
-  if (!history) {
+  if (!resumed) {
     const todo = await deps.todo();
     if (todo) fullSystem = `${system}\n\n${activeTaskContext(todo)}`;
   }
   const executor = mode === 'takeover' ? deps.takeover : deps.executor;
-  const input = 'user' in from ? from.user : [];
   const outcome = await runAttempt(
     executor,
     fullSystem,
@@ -176,11 +195,28 @@ async function attempt(
     record.step.id,
     mode,
   );
-  if (!outcome.ok) {
+  if (climbs(outcome)) {
     stepEmit.emit('plan_step_failed', {
       error: { kind: outcome.kind, message: outcome.error },
       willRetry: mode !== 'takeover',
     });
   }
   return outcome;
+}
+
+/**
+ * A fresh attempt's input: the step's instruction alone, or — with the
+ * conversation the step starts from — that conversation, the instruction
+ * added to the request's message so the model reads both as one turn.
+ */
+function freshStart(
+  conversation: readonly Message[] | undefined,
+  user: string,
+): { input: Message[] | string; history: Message[] | undefined } {
+  const request = conversation?.[conversation.length - 1];
+  if (request?.role !== 'user') return { input: user, history: undefined };
+  return {
+    input: [framedMessage(request.content, '', `\n\n${user}`)],
+    history: conversation!.slice(0, -1),
+  };
 }

@@ -6,7 +6,8 @@
  */
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
-import { textOf } from '../../core/messages.js';
+import { type Message, textOf } from '../../core/messages.js';
+import { conversationView } from '../../core/run-input.js';
 import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import type { Plan } from '../planner/index.js';
 import type { StepRecord } from './dispatch.js';
@@ -16,7 +17,10 @@ import type { Verification } from './verify.js';
 
 /** What a reducer gets. */
 export interface FinalizeInput {
+  /** The request as text (images and files as placeholders). */
   task: string;
+  /** The conversation the request continues; the finalizer model reads its user and assistant messages first. */
+  history?: readonly Message[];
   plan: Plan;
   steps: readonly StepRecord[];
 }
@@ -58,6 +62,7 @@ export async function finalizeAnswer(
       {
         system: FINALIZE_SYSTEM_PROMPT,
         messages: [
+          ...conversationView(input.history),
           { role: 'user', content: `Task: ${input.task}\n\nStep findings:\n\n${findingsText(input.steps)}` },
         ],
       },

@@ -9,14 +9,17 @@
  */
 import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
+import type { BudgetGuard } from '../../core/run-budget.js';
 import { emptyUsage } from '../../core/usage.js';
 import type { Schema } from '../../model/schema.js';
+import { executeOn } from '../executor/index.js';
 import { isMode, routeToAgent, runExplicitMode } from './agent-modes.js';
 import { classifyPhase } from './classify.js';
 import type { OrchestrationParts } from './collaborators.js';
 import type { OrchestratorResult } from './options.js';
 import { PlannedRun } from './planned-run.js';
 import type { RunRecorder } from './run-recorder.js';
+import { type RunRequest, requestOf } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 import { guardedObject, withRunObject } from './structured-result.js';
@@ -31,8 +34,9 @@ export class Orchestration {
     private readonly bus: EventBus,
     private readonly recorder: RunRecorder,
     private readonly signal: AbortSignal,
+    budget?: BudgetGuard,
   ) {
-    this.scope = { bus, recorder, signal };
+    this.scope = { bus, recorder, signal, budget };
   }
 
   /** From the start, or from wherever the recorded state stopped; with `output`, the answer is an object of it. */
@@ -41,7 +45,8 @@ export class Orchestration {
     const { parts, scope } = this;
     const { options } = parts;
     const state = this.recorder.state;
-    const task = state.task;
+    const request = requestOf(state);
+    const task = request.text;
     // Streamed text reaches listeners only as the output guardrails leave it (see finish).
     if (options.guardrails?.checksOutput) this.bus.holdTokens();
     if (options.guardrails && state.phase === 'classifying') {
@@ -51,28 +56,35 @@ export class Orchestration {
     }
     const unknownMode = mode && !isMode(options, mode) ? mode : undefined;
     if (mode && !unknownMode)
-      return this.finish(await runExplicitMode(scope, options, parts.runtime, task, mode));
+      return this.finish(await runExplicitMode(scope, options, parts.runtime, request, mode));
     if (!state.complexity) {
-      const routed = await routeToAgent(scope, options, task, unknownMode);
+      const routed = await routeToAgent(scope, options, request, unknownMode);
       if (routed) return this.finish(routed);
-      await classifyPhase(scope, task, options.classify ?? 'auto', parts.planner);
+      await classifyPhase(scope, request, options.classify ?? 'auto', parts.planner);
     }
-    if (this.recorder.state.complexity === 'simple') return this.simple(task);
-    return this.finish(await new PlannedRun(parts, this.bus, this.recorder, this.signal).run(task));
+    if (this.recorder.state.complexity === 'simple') return this.simple(request);
+    return this.finish(await new PlannedRun(parts, this.bus, this.recorder, this.signal, scope.budget).run());
   }
 
-  /** A simple task: one Executor run, its conversation checkpointed as `main`. */
-  private async simple(task: string): Promise<OrchestratorResult> {
+  /** A simple task: one Executor run continuing the conversation, checkpointed as `main`. */
+  private async simple(request: RunRequest): Promise<OrchestratorResult> {
     const saved = this.recorder.state.conversations.main;
     const result = await stage(this.bus, 'executing', () =>
-      this.parts.executor.execute(saved ? [] : task, {
+      executeOn(this.parts.executor, saved ? [] : request.content, {
         signal: this.signal,
-        history: saved?.messages,
+        budget: this.scope.budget,
+        history: saved ? saved.messages : request.history,
         emit: this.bus.scope({ agent: 'executor' }),
         onCheckpoint: (messages) => this.recorder.conversation('main', { mode: 'direct' }, messages),
         output: this.output,
       }),
     );
+    // A pause keeps the conversation for the resume; the run records itself paused (pause.ts).
+    if (result.status === 'interrupted') {
+      throw result.error ?? new RunError('interrupted', 'The run waits for a human answer');
+    }
+    // The run records the failure and resolves `failed` with it (orchestrator.ts).
+    if (result.status === 'failed') throw result.error ?? new RunError('internal', 'The execution failed');
     this.recorder.endConversation('main');
     const done: OrchestratorResult = {
       output: result.output,
@@ -83,6 +95,7 @@ export class Orchestration {
       usage: emptyUsage(),
     };
     if (result.object !== undefined) done.object = result.object;
+    if (result.error) done.error = result.error;
     return this.finish(done);
   }
 

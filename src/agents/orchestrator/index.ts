@@ -4,7 +4,12 @@
  * verify, re-plan, finalize — with the checklist, run recording and step jobs.
  * @module
  */
-export { type ClassifyMode, classifyTask, type TaskClassification } from './classify.js';
+export {
+  type ClassifyContext,
+  type ClassifyMode,
+  classifyTask,
+  type TaskClassification,
+} from './classify.js';
 export type { OrchestrationParts } from './collaborators.js';
 export * from './dispatch.js';
 export { runStepLadder, type StepLadderDeps } from './escalation-ladder.js';

@@ -4,19 +4,24 @@
  */
 import type { TandemError } from '../../core/errors.js';
 import type { Emitter, EventPayloads } from '../../core/events.js';
+import type { Message } from '../../core/messages.js';
 import type { PriceTable } from '../../core/pricing.js';
 import type { RunBudgetLimits } from '../../core/run-budget.js';
+import type { RunIds, UserContent } from '../../core/run-input.js';
 import type { Sandbox } from '../../core/sandbox.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
+import type { RetryOptions } from '../../model/resilience/retry-policy.js';
 import type { Schema } from '../../model/schema.js';
 import type { ChatModel } from '../../model/types.js';
 import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import type { InterruptBus } from '../../safety/approvals/interrupt-bus.js';
+import type { Interruption } from '../../safety/approvals/interruption.js';
 import type { InterruptResponse } from '../../safety/approvals/interrupts.js';
 import type { Guardrails } from '../../safety/guardrails/guardrails.js';
 import type { CheckpointStore } from '../../state/checkpoint-store.js';
+import type { PausedState } from '../../state/paused-state.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolGate } from '../../tools/runner.js';
 import type { Tool, ToolRisk } from '../../tools/types.js';
@@ -109,9 +114,29 @@ export interface OrchestratorOptions<T = any> {
    * as the `gate`.)
    */
   guardrails?: Guardrails;
-  /** Approvals (scan first, then ask): its gate guards every tool call, and `resume` delivers answers to it. */
+  /**
+   * The one place approvals are configured (scan first, then ask): its gate
+   * guards every tool call, and `resume` delivers answers to it. With a
+   * `bus`, questions are asked live (viewer buttons, Redis); without one,
+   * the run pauses and ends `interrupted`. Default: a gate without a bus
+   * that asks only about tools with `needsApproval`.
+   */
   approvals?: ApprovalGate;
-  /** Wraps each model for calling (retry, fallback). Default: direct calls. */
+  /**
+   * Backoff of failed model calls of the planner, executors, verifier and
+   * finalizer: retryable failures (429, 5xx, timeouts, resets, stalled
+   * streams) are retried with the seeds' numbers, honouring `Retry-After`
+   * (docs/resilience.md). `false`: one attempt per model. Default: on.
+   */
+  retry?: RetryOptions | false;
+  /** Models every role falls back to, in order, when its own model fails for good. Default none. */
+  fallbacks?: ChatModel[];
+  /**
+   * Advanced: builds the invoker of each model, replacing the default
+   * `createResilientInvoker({ models: [model, ...fallbacks], retry, runtime })`
+   * (`retry` and `fallbacks` are then yours to apply). The same form as the
+   * Executor's `invoker`.
+   */
   invoker?: (model: ChatModel) => ModelInvoker;
   /**
    * Options for the planner built on `planner` (attempts, retry delays,
@@ -120,14 +145,20 @@ export interface OrchestratorOptions<T = any> {
    */
   plannerOptions?: Partial<Omit<PlannerOptions, 'model' | 'invoker' | 'runtime'>>;
   /** Options for the executors (iterations, tier, streaming, context management, …); `output` is the orchestrator's own. */
-  executorOptions?: Partial<Omit<ExecutorOptions, 'model' | 'invoker' | 'tools' | 'runtime' | 'output'>>;
+  executorOptions?: Partial<
+    Omit<ExecutorOptions, 'model' | 'invoker' | 'retry' | 'fallbacks' | 'tools' | 'runtime' | 'output'>
+  >;
   /** Specialist agents: `mode: '<agent>'` runs one directly; with `router`, the router picks one. */
   handoffs?: HandoffManager;
-  /** Routes a task to an agent of `handoffs`; the default agent means the plan-or-not flow. */
+  /**
+   * Routes a task to an agent of `handoffs`; the default agent means the
+   * plan-or-not flow. `query` is the user's latest message as given (text,
+   * or parts with images and files); `history` is the conversation before it.
+   */
   router?: {
     route(
-      query: string,
-      options: { signal?: AbortSignal; emit?: Emitter },
+      query: UserContent,
+      options: { signal?: AbortSignal; emit?: Emitter; history?: readonly Message[] },
     ): Promise<EventPayloads['routing']>;
     defaultAgent: string;
   };
@@ -150,12 +181,17 @@ export interface OrchestratorOptions<T = any> {
    * said otherwise) — for runs that must never get ahead of their saved state.
    */
   onCheckpointError?: CheckpointErrorPolicy;
-  /** Where `resume(state, responses)` delivers the answers to pending interrupts. */
+  /**
+   * Advanced: where `resume` delivers answers to questions other than tool
+   * approvals (e.g. `ask_user` on a live bus) when the run paused on them.
+   */
   interrupts?: InterruptBus;
   /**
-   * Stop the run (state `paused`, error kind `interrupted`) when it asks a
-   * human, instead of waiting. Default false. Approvals asked by `approvals`
-   * (when it is the gate) let the rest of the tool batch run first, so the
+   * Also pause on approvals of an `approvals` gate that has a bus, and on any
+   * other question to a human, instead of waiting (status `interrupted`).
+   * Default false. Not needed for the common case: an `approvals` gate
+   * without a bus, or tools' `needsApproval` with no `approvals` at all,
+   * always pause. Approvals let the rest of the tool batch run first, so the
    * saved state holds every result of the batch and lists every question;
    * any other question stops the run at once.
    */
@@ -178,9 +214,19 @@ export interface OrchestratorOptions<T = any> {
   output?: Schema<T>;
 }
 
-/** Options of one run. */
-export interface OrchestratorRunOptions {
+/**
+ * Options of one run: its ids (`runId` becomes the run's id on every event
+ * and in its state) and the conversation it continues.
+ */
+export interface OrchestratorRunOptions extends RunIds {
   signal?: AbortSignal;
+  /**
+   * The conversation before the input. The classifier, router, planner and
+   * verifier read it with the input (user and assistant text, images,
+   * files); a simple run continues it, and the plan steps that depend on no
+   * other step see it. Not modified; saved with the run's state.
+   */
+  history?: Message[];
   /** An agent name (of `handoffs`) or a dedicated skill mode: skips classification and routing. */
   mode?: string;
   /** Limits of this run, over the orchestrator's `budget`. */
@@ -199,7 +245,8 @@ export interface ResumeOptions {
   /** Limits of the resumed run, over the orchestrator's `budget`; what the run spent before counts. */
   budget?: RunBudgetLimits;
   /**
-   * Answers to the saved state's pending interrupts, by interrupt id: an
+   * Low-level: answers to the saved state's pending interrupts, by interrupt
+   * id, over those recorded with `state.approve` / `state.reject`: an
    * approval's answer goes to `approvals` (the call is still scanned first),
    * others to the `interrupts` bus. Questions left unanswered are asked again
    * (the run pauses again, listing them with new ids); answered ones never are.
@@ -210,8 +257,12 @@ export interface ResumeOptions {
 /** The outcome of a run. */
 export interface OrchestratorResult {
   output: string;
-  /** `success` only when every step completed; never `success` when a step failed. */
-  status: 'success' | 'partial' | 'failed';
+  /**
+   * `success` only when every step completed; never `success` when a step
+   * failed. `interrupted`: the run paused on the questions in
+   * `interruptions`; answer them on `state` and pass it to `resume`.
+   */
+  status: 'success' | 'partial' | 'failed' | 'interrupted';
   complexity: 'simple' | 'complex';
   plan?: Plan;
   steps: StepRecord[];
@@ -224,10 +275,23 @@ export interface OrchestratorResult {
   usage: Usage;
   /** Checkpoint saves made and refused; present when `checkpoints` (a store) is configured. */
   checkpoints?: CheckpointReport;
-  /** Why a `partial` run stopped early, e.g. a `RunError` of kind `budget`. */
+  /**
+   * Why the run did not succeed (docs/results.md): what stopped a `partial`
+   * run (e.g. a `RunError` of kind `budget`), what a `failed` one failed
+   * with (the model's failure, an `AbortError`, a `CheckpointError`, …).
+   */
   error?: TandemError;
   /** The answer as an object of the output schema (then `output` is its JSON); absent without one. */
   object?: unknown;
+  /** With status `interrupted`: the tool calls (and questions) waiting for an answer. */
+  interruptions?: Interruption[];
+  /**
+   * With status `interrupted`: the run's saved state. Answer with
+   * `state.approve(id)` / `state.reject(id, message)`, then
+   * `orchestrator.resume(state)` — now, or in another process after
+   * `JSON.stringify(state)`.
+   */
+  state?: PausedState;
 }
 
 /** The result of a run whose output schema makes objects of type `T`. */

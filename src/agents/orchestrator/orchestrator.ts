@@ -5,17 +5,20 @@
  * (`run.state()`, `orchestrator.resume(state, responses)`).
  * @module
  */
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, isErrorOf } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
 import type { EventPayloads } from '../../core/events.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
-import { checkModelPrices, isBudgetStop, RunBudget, watchBudget } from '../../core/run-budget.js';
+import { Run, type RunInit, toTandemError } from '../../core/run.js';
+import { BudgetGuard, checkModelPrices, isBudgetStop, RunBudget } from '../../core/run-budget.js';
+import { contentText, type RunInput, splitInput } from '../../core/run-input.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import type { Schema } from '../../model/schema.js';
-import { outputFormat } from '../../model/structured.js';
+import { assertOutputSchema } from '../../model/structured.js';
+import { takeForResume } from '../../state/paused-state.js';
 import { parseRunState, type RunState } from '../../state/run-state.js';
-import { Run, type RunInit } from '../run.js';
+import { interruptedResult, takeAnswers, withApprovals } from './approvals.js';
 import { buildParts, defersApprovals, type OrchestrationParts } from './collaborators.js';
 import { Orchestration } from './flow.js';
 import type {
@@ -26,8 +29,8 @@ import type {
   ResumeOptions,
   StructuredOrchestratorResult,
 } from './options.js';
-import { budgetStopped, pauseOnInterrupts, stopped } from './pause.js';
-import { RunRecorder } from './run-recorder.js';
+import { budgetStopped, failedResult, isPause, stopped } from './pause.js';
+import { type NewRun, RunRecorder } from './run-recorder.js';
 import type { RunScope } from './run-scope.js';
 import { runStepJob } from './run-step-job.js';
 import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
@@ -67,12 +70,12 @@ export class Orchestrator<T = undefined> {
     if (policy !== undefined && policy !== 'warn' && policy !== 'fail') {
       throw new ConfigError(`onCheckpointError must be 'warn' or 'fail', got ${JSON.stringify(policy)}`);
     }
-    if (options.output !== undefined) outputFormat(options.output);
-    this.options = options;
+    if (options.output !== undefined) assertOutputSchema(options.output);
+    this.options = withApprovals(options, options.runtime ?? {});
     this.prices = pricesOption(options.prices);
     this.runtime = resolveRuntime(options.runtime);
-    this.defersApprovals = defersApprovals(options);
-    this.parts = buildParts(options, this.runtime, this.defersApprovals);
+    this.defersApprovals = defersApprovals(this.options);
+    this.parts = buildParts(this.options, this.runtime, this.defersApprovals);
   }
 
   /**
@@ -83,15 +86,32 @@ export class Orchestrator<T = undefined> {
     return runStepJob(this.parts, job, context);
   }
 
-  /** Starts a run. Consume it with `for await`, `run.on(type, fn)` or `await run.result`. */
+  /**
+   * Starts a run on `input` — a string, content parts (text, images, files)
+   * or messages ending with the user's request — continuing
+   * `options.history`. Consume it with `for await`, `run.on(type, fn)` or
+   * `await run.result`.
+   * @throws ConfigError for input messages that do not end with a user message, or an invalid part.
+   */
   run<U>(
-    task: string,
+    input: RunInput,
     options: OrchestratorRunOptions & { output: Schema<U> },
   ): OrchestratorRun<StructuredOrchestratorResult<U>>;
-  run(task: string, options?: OrchestratorRunOptions): OrchestratorRun<OrchestratorResultOf<T>>;
+  run(input: RunInput, options?: OrchestratorRunOptions): OrchestratorRun<OrchestratorResultOf<T>>;
   // The overloads type the result; one implementation serves both.
-  run(task: string, options: OrchestratorRunOptions = {}): OrchestratorRun<any> {
-    return this.start({ runId: this.runtime.ids.next('run'), task }, emptyUsage(), options);
+  run(input: RunInput, options: OrchestratorRunOptions = {}): OrchestratorRun<any> {
+    return this.start(this.newRun(input, options), emptyUsage(), options);
+  }
+
+  /** A new run's start: its id, its request as text and as given, and the conversation and ids it continues. */
+  private newRun(input: RunInput, options: OrchestratorRunOptions): NewRun {
+    const { history, content } = splitInput(input, options.history);
+    const run: NewRun = { runId: options.runId ?? this.runtime.ids.next('run'), task: contentText(content) };
+    if (typeof content !== 'string') run.input = content;
+    if (history.length) run.history = history;
+    if (options.resourceId !== undefined) run.resourceId = options.resourceId;
+    if (options.threadId !== undefined) run.threadId = options.threadId;
+    return run;
   }
 
   /**
@@ -107,35 +127,19 @@ export class Orchestrator<T = undefined> {
    */
   resume(saved: unknown, options: ResumeOptions = {}): OrchestratorRun<OrchestratorResultOf<T>> {
     const state = parseRunState(saved);
-    const deliveries = Object.entries(options.responses ?? {}).map(([id, response]) => {
-      const interrupt = state.interrupts.find((i) => i.id === id);
-      if (!interrupt) throw new ConfigError(`resume: no pending interrupt "${id}" in the saved state`);
-      return this.delivery(interrupt.toolCallId, id, response);
-    });
-    const scopes = state.approvedScopes ?? [];
+    // Answers reach the (shared) gate only once this resume owns the run.
+    const claimed = takeAnswers(state, options.responses, this.options);
+    takeForResume(saved);
     state.interrupts = [];
     if (state.status !== 'completed') state.status = 'running';
     delete state.error;
-    // Answers reach the (shared) gate only once this resume owns the run.
-    const claimed = () => {
-      if (scopes.length) this.options.approvals?.restoreScopes(scopes);
-      for (const deliver of deliveries) deliver();
-    };
     const run = this.start(state, { ...state.usage }, options, claimed);
     return run as OrchestratorRun<OrchestratorResultOf<T>>;
   }
 
-  /** How an answer is delivered. @throws ConfigError when nothing can take it. */
-  private delivery(toolCallId: string | undefined, id: string, response: ResumeResponse): () => void {
-    const { approvals, interrupts } = this.options;
-    if (toolCallId && approvals) return () => approvals.answer(toolCallId, response);
-    if (interrupts) return () => void interrupts.respond(id, response);
-    throw new ConfigError('resume: answering interrupts needs the `approvals` gate or an `interrupts` bus');
-  }
-
   /** Starts a run; `claimed` (a resume) runs once the run is claimed in the store, before any work. */
   private start(
-    initial: { runId: string; task: string } | RunState,
+    initial: NewRun | RunState,
     usage: Usage,
     options: OrchestratorRunOptions,
     claimed?: () => void,
@@ -162,20 +166,29 @@ export class Orchestrator<T = undefined> {
       initial,
     );
     recorder.listen((type, fn) => bus.on(type, fn));
-    if (this.options.pauseOnInterrupt) pauseOnInterrupts(bus, recorder, this.defersApprovals, abort);
-    const unwatch = RunBudget.isSet(limits) ? watchBudget(bus, limits, clock, abort) : undefined;
+    // Asked between steps and by every execution at its turns; its first stop aborts the work in flight.
+    const budget = RunBudget.isSet(limits)
+      ? new BudgetGuard(limits, clock, usage, (pressure) => bus.emit('budget', pressure), abort)
+      : undefined;
     run = new OrchestratorRun(
       {
         bus,
         signal,
         usage: () => usage,
         body: (runSignal) =>
-          this.body({ bus, recorder, signal: runSignal }, usage, abort, { mode, output, unpriced, claimed }),
-        complete: (r) => ({ output: r.output, status: r.status, usage: r.usage }),
+          this.body({ bus, recorder, signal: runSignal, budget }, usage, abort, {
+            mode,
+            output,
+            unpriced,
+            claimed,
+          }),
+        complete: completePayload,
       },
       recorder,
     );
-    if (unwatch) run.result.then(unwatch, unwatch);
+    if (budget) run.result.finally(() => budget.dispose()).catch(() => {});
+    const forget = () => this.options.approvals?.forgetRun(initial.runId);
+    run.result.then(forget, forget);
     return run;
   }
 
@@ -192,7 +205,12 @@ export class Orchestrator<T = undefined> {
     },
   ): Promise<OrchestratorResult> {
     const { bus, recorder, signal } = scope;
-    bus.emit('run_started', { input: recorder.state.task });
+    const { task, resourceId, threadId } = recorder.state;
+    bus.emit('run_started', {
+      input: task,
+      ...(resourceId !== undefined && { resourceId }),
+      ...(threadId !== undefined && { threadId }),
+    });
     if (how.unpriced) bus.emit('unpriced_models', how.unpriced);
     if (how.claimed) {
       // Outside the try: a resume that lost the claim must not record its end over the winner's state.
@@ -203,7 +221,10 @@ export class Orchestrator<T = undefined> {
       const result =
         recorder.state.status === 'completed'
           ? await savedObject(scope, this.parts, completedResult(recorder.state), how.output)
-          : await new Orchestration(this.parts, bus, recorder, signal).run(how.mode, how.output);
+          : await new Orchestration(this.parts, bus, recorder, signal, scope.budget).run(
+              how.mode,
+              how.output,
+            );
       // The last save (phase `done`) may have failed after the work was done.
       if (recorder.fatal) throw recorder.fatal;
       result.usage = { ...usage };
@@ -212,12 +233,25 @@ export class Orchestrator<T = undefined> {
       return result;
     } catch (error) {
       if (isBudgetStop(signal.reason)) return budgetStopped(recorder, signal.reason, usage);
-      throw await stopped(recorder, signal, error, abort);
+      const ended = await stopped(recorder, signal, error, abort);
+      // A pause is an outcome, not a failure: the caller answers the questions and resumes.
+      if (isPause(ended)) return interruptedResult(recorder, usage, ended);
+      // Only misuse rejects; every other end is a result (docs/results.md).
+      if (isErrorOf(ended, ConfigError)) throw ended;
+      return failedResult(recorder, usage, toTandemError(ended, signal));
     }
   }
 }
 
-type ResumeResponse = NonNullable<ResumeOptions['responses']>[string];
+function completePayload(result: OrchestratorResult): EventPayloads['complete'] {
+  const payload: EventPayloads['complete'] = {
+    output: result.output,
+    status: result.status,
+    usage: result.usage,
+  };
+  if (result.error) payload.error = { kind: result.error.kind, message: result.error.message };
+  return payload;
+}
 
 /** The result of a saved run that had already completed. */
 function completedResult(state: RunState): OrchestratorResult {

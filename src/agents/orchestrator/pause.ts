@@ -1,40 +1,16 @@
 /**
- * How a run pauses and how a stopped run is recorded. With
- * `pauseOnInterrupt`, a question to a human saves the state and stops the
- * run with a `RunError` of kind `interrupted` (a deferred approval lets its
- * tool batch finish first); a stopped run is saved as `paused`, `running`
- * (aborted: resumable) or `failed`.
+ * How a stopped run is recorded and what it resolves with. A pause comes
+ * from a step's or the simple run's execution result (`interrupted`: its
+ * approvals were deferred, its tool batch finished), never from an event; a
+ * stopped run is saved as `paused`, `running` (aborted or out of budget:
+ * resumable) or `failed`.
  * @module
  */
-import { RunError } from '../../core/errors.js';
-import type { EventBus } from '../../core/event-bus.js';
+import { RunError, type TandemError } from '../../core/errors.js';
+import { toTandemError } from '../../core/run.js';
 import type { Usage } from '../../core/usage.js';
-import { toTandemError } from '../run.js';
 import type { OrchestratorResult } from './options.js';
 import type { RunRecorder } from './run-recorder.js';
-
-/** Stops the run at each question to a human, once its state is saved. */
-export function pauseOnInterrupts(
-  bus: EventBus,
-  recorder: RunRecorder,
-  defersApprovals: boolean,
-  abort: (reason: RunError) => void,
-): void {
-  bus.on('interrupt', (e) => {
-    // A deferred approval lets its batch finish; the executor then ends the step with the pause.
-    if (defersApprovals && e.interrupt.kind === 'approval') return;
-    void recorder
-      .save()
-      .then(() =>
-        abort(
-          new RunError(
-            'interrupted',
-            `Paused for "${e.interrupt.title}"; resume with orchestrator.resume(state, responses)`,
-          ),
-        ),
-      );
-  });
-}
 
 /**
  * Records how a run stopped on `error` and returns what the run throws: the
@@ -79,6 +55,29 @@ export async function budgetStopped(
     usage: { ...usage },
     error,
   };
+}
+
+/**
+ * The result of a run that failed or was aborted: the outputs of the steps
+ * completed so far, and the typed error (docs/results.md).
+ */
+export function failedResult(recorder: RunRecorder, usage: Usage, error: TandemError): OrchestratorResult {
+  const state = recorder.snapshot();
+  const done = state.steps.filter((s) => s.status === 'completed' && s.output);
+  return {
+    output: done.map((s) => s.output).join('\n\n'),
+    status: 'failed',
+    complexity: state.complexity ?? 'simple',
+    steps: [],
+    revisions: state.revisions,
+    usage: { ...usage },
+    error,
+  };
+}
+
+/** True for a pause: a `RunError` of kind `interrupted`. */
+export function isPause(error: unknown): error is RunError {
+  return pauseOf(error) !== undefined;
 }
 
 /** `error` when it is a pause (a `RunError` of kind `interrupted`). */

@@ -7,16 +7,19 @@
  * checklist (`todo-checklist.ts`) current.
  * @module
  */
+import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
+import type { BudgetGuard } from '../../core/run-budget.js';
 import { emptyUsage } from '../../core/usage.js';
 import { ChecklistWriter } from './checklist-writer.js';
 import type { OrchestrationParts } from './collaborators.js';
 import { dispatchSteps, type StepRecord } from './dispatch.js';
-import { finalizePhase } from './finalize.js';
+import { type FinalizeInput, finalizePhase } from './finalize.js';
 import type { OrchestratorResult } from './options.js';
 import { type PlannerCall, type PlanProgress, planPhase } from './planning.js';
 import { replanPhase } from './replan.js';
 import type { RunRecorder } from './run-recorder.js';
+import { type RunRequest, requestConversation, requestOf } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { runStepJob } from './run-step-job.js';
 import { stage } from './stage-events.js';
@@ -30,6 +33,8 @@ export class PlannedRun {
   private readonly todo: TodoStore;
   private readonly checklist: ChecklistWriter;
   private readonly scope: RunScope;
+  /** What the run was asked, in the conversation it continues. */
+  private readonly request: RunRequest;
   /** Runs step jobs: the configured `stepRunner`, else the escalation ladder here. */
   private readonly runner: StepRunner;
 
@@ -38,23 +43,26 @@ export class PlannedRun {
     bus: EventBus,
     recorder: RunRecorder,
     signal: AbortSignal,
+    budget?: BudgetGuard,
   ) {
     this.todo = checklistStore(parts.options);
     this.checklist = new ChecklistWriter(this.todo, bus);
-    this.scope = { bus, recorder, signal };
+    this.scope = { bus, recorder, signal, budget };
+    this.request = requestOf(recorder.state);
     this.runner = parts.options.stepRunner ?? ((job, context) => runStepJob(parts, job, context));
   }
 
   /** Plans (or restores the saved plan), runs the steps, verifies, re-plans and finalizes. */
-  async run(task: string): Promise<OrchestratorResult> {
-    const { parts, scope } = this;
+  async run(): Promise<OrchestratorResult> {
+    const { parts, scope, request } = this;
+    const task = request.text;
     const call: PlannerCall = {
       planner: parts.planner,
       emit: scope.bus.scope({ agent: 'planner' }),
-      tools: parts.tools.specs().map((t) => ({ name: t.name, description: t.description })),
+      tools: (await parts.tools.specs()).map((t) => ({ name: t.name, description: t.description })),
     };
     const state = scope.recorder.state;
-    const progress = await planPhase(scope, task, call);
+    const progress = await planPhase(scope, request, call);
     await this.writeTodo(progress);
 
     let verification = state.verification as Verification | undefined;
@@ -62,17 +70,19 @@ export class PlannedRun {
     while (state.phase !== 'finalizing') {
       await this.dispatch(progress);
       if (!parts.verifier) break;
-      const judged = await verifyPhase(scope, parts.verifier, task, progress.order);
+      const judged = await verifyPhase(scope, parts.verifier, request, progress.order);
       verification = judged;
       if (judged.verdict !== 'fail' || revisions >= (parts.options.maxReplans ?? 1)) break;
       revisions++;
-      await replanPhase(scope, task, call, progress, judged, revisions);
+      await replanPhase(scope, request, call, progress, judged, revisions);
       await this.writeTodo(progress);
     }
 
     const { plan, order: steps } = progress;
     const judged = { revisions, verification };
-    const final = await finalizePhase(scope, parts.finalizer, { task, plan, steps }, judged);
+    const input: FinalizeInput = { task, plan, steps };
+    if (request.history.length) input.history = request.history;
+    const final = await finalizePhase(scope, parts.finalizer, input, judged);
     return {
       output: final.output,
       status: final.status,
@@ -110,7 +120,10 @@ export class PlannedRun {
    * checklist and the state saved before and after it.
    */
   private async runStep(record: StepRecord, progress: PlanProgress): Promise<void> {
-    const { bus, recorder, signal } = this.scope;
+    const { bus, recorder, signal, budget } = this.scope;
+    // A step starts only within budget; the stop (it aborts the run) ends the plan as `partial`.
+    const spent = budget?.check();
+    if (spent) throw spent;
     const { plan, records, order } = progress;
     const id = record.step.id;
     const resume = recorder.state.conversations[id];
@@ -123,13 +136,22 @@ export class PlannedRun {
       findings: findingsFor(record.step, records, order),
       todo: await this.todo.read(),
       attempts: record.attempts,
+      task: this.request.text,
     };
+    // A step that builds on no other works from the request itself: it sees the conversation, images and files included.
+    const conversation = record.step.dependsOn.length === 0 ? requestConversation(this.request) : undefined;
+    if (conversation) job.conversation = conversation;
     if (resume) job.resume = resume;
     const outcome = await this.runner(job, {
       signal,
+      budget,
       emit: bus,
       onConversation: (conversation, messages) => recorder.conversation(id, conversation, messages),
     });
+    if (outcome.status === 'interrupted') {
+      // Read from the step's result: the run pauses (pause.ts saves it) and a resume continues the step.
+      throw new RunError('interrupted', outcome.error ?? `Step ${id} waits for a human answer`);
+    }
     record.status = outcome.status;
     record.output = outcome.output;
     record.error = outcome.error;

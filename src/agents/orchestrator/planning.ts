@@ -9,6 +9,7 @@ import { issueLines, validateSchema } from '../../model/schema.js';
 import { type RunState, RunStateError } from '../../state/run-state.js';
 import { type Plan, type Planner, type PlanStep, planSchema, type ToolHint } from '../planner/index.js';
 import { type StepRecord, stepView } from './dispatch.js';
+import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 
@@ -29,12 +30,16 @@ export interface PlannerCall {
   tools: ToolHint[];
 }
 
-/** Plans `task` (or restores the saved plan) and announces the plan. */
-export async function planPhase(scope: RunScope, task: string, call: PlannerCall): Promise<PlanProgress> {
+/** Plans the request in its conversation (or restores the saved plan) and announces the plan. */
+export async function planPhase(
+  scope: RunScope,
+  request: RunRequest,
+  call: PlannerCall,
+): Promise<PlanProgress> {
   const { bus, recorder } = scope;
   const progress = recorder.state.plan
     ? await restorePlan(recorder.state)
-    : await writePlan(scope, task, call);
+    : await writePlan(scope, request, call);
   const { plan, records, order } = progress;
   recorder.track(plan, records, order);
   bus.emit('plan_overview', { title: plan.title, summary: plan.summary, steps: order.map(stepView) });
@@ -53,11 +58,12 @@ export function adopt(plan: Plan, records: Map<string, StepRecord>): StepRecord[
   });
 }
 
-async function writePlan(scope: RunScope, task: string, call: PlannerCall): Promise<PlanProgress> {
+async function writePlan(scope: RunScope, request: RunRequest, call: PlannerCall): Promise<PlanProgress> {
   const { bus, recorder, signal } = scope;
   const records = new Map<string, StepRecord>();
+  const { content, history } = request;
   const plan = await stage(bus, 'planning', () =>
-    call.planner.createPlan(task, '', { signal, emit: call.emit, tools: call.tools }),
+    call.planner.createPlan(content, undefined, { signal, emit: call.emit, tools: call.tools, history }),
   );
   const order = adopt(plan, records);
   recorder.track(plan, records, order);

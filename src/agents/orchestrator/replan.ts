@@ -8,6 +8,7 @@
 import type { RevisionContext } from '../planner/index.js';
 import { type StepRecord, stepView } from './dispatch.js';
 import { adopt, type PlannerCall, type PlanProgress } from './planning.js';
+import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 import type { Verification } from './verify.js';
@@ -15,17 +16,16 @@ import type { Verification } from './verify.js';
 /** Revises `progress` in place after the verdict `judged`; `revisions` counts this one. */
 export async function replanPhase(
   scope: RunScope,
-  task: string,
+  request: RunRequest,
   call: PlannerCall,
   progress: PlanProgress,
   judged: Verification,
   revisions: number,
 ): Promise<void> {
   const { bus, recorder, signal } = scope;
-  const context = revisionContext(task, progress.order, judged.reason);
-  const plan = await stage(bus, 'replanning', () =>
-    call.planner.revise(progress.plan, context, { signal, emit: call.emit, tools: call.tools }),
-  );
+  const context = revisionContext(request.text, progress.order, judged.reason);
+  const options = { signal, emit: call.emit, tools: call.tools, history: request.history };
+  const plan = await stage(bus, 'replanning', () => call.planner.revise(progress.plan, context, options));
   progress.plan = plan;
   progress.order = adopt(plan, progress.records);
   recorder.track(plan, progress.records, progress.order);

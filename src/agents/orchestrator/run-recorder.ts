@@ -60,6 +60,9 @@ function conversationState(
   return Object.assign({}, conversation, { messages });
 }
 
+/** What a new run's state starts from: its id, its request and the conversation it continues. */
+export type NewRun = Pick<RunState, 'runId' | 'task' | 'input' | 'history' | 'resourceId' | 'threadId'>;
+
 /** Records one run. */
 export class RunRecorder {
   readonly state: RunState;
@@ -81,21 +84,20 @@ export class RunRecorder {
       emit: Emitter;
       usage: Usage;
       /** "Approve always" scopes are saved with the state. */
-      approvals?: { approvedScopes(): string[] };
+      approvals?: { approvedScopes(runId?: string): string[] };
       /** Default `warn`. */
       onCheckpointError?: CheckpointErrorPolicy;
       /** Called once, with {@link RunRecorder.fatal}, when policy `fail` meets a failed save. */
       onFatal?: (error: CheckpointError) => void;
     },
-    initial: { runId: string; task: string } | RunState,
+    initial: NewRun | RunState,
   ) {
     this.state =
       'version' in initial
         ? initial
         : {
             version: RUN_STATE_VERSION,
-            runId: initial.runId,
-            task: initial.task,
+            ...initial,
             status: 'running',
             phase: 'classifying',
             steps: [],
@@ -261,7 +263,7 @@ export class RunRecorder {
     for (const [key, live] of this.live) this.state.conversations[key] = copyOf(live);
     this.state.usage = { ...this.deps.usage };
     this.state.updatedAt = this.deps.clock.now();
-    const scopes = this.deps.approvals?.approvedScopes();
+    const scopes = this.deps.approvals?.approvedScopes(this.state.runId);
     if (scopes?.length) this.state.approvedScopes = scopes;
     if (!this.records) return;
     const steps: StepState[] = [];

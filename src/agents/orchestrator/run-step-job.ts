@@ -15,7 +15,7 @@ export async function runStepJob(
 ): Promise<StepJobResult> {
   const { options } = parts;
   const record: StepRecord = { step: job.step, status: 'running', output: '', attempts: job.attempts };
-  await runStepLadder(
+  const ladder = await runStepLadder(
     record,
     {
       plan: job.plan,
@@ -30,15 +30,14 @@ export async function runStepJob(
       todo: async () => job.todo,
       emit: context.emit.scope({ agent: 'executor' }),
       onConversation: context.onConversation,
+      budget: context.budget,
       resume: job.resume,
+      task: job.task,
+      conversation: job.conversation,
     },
     context.signal,
   );
-  const result: StepJobResult = {
-    status: record.status === 'completed' ? 'completed' : 'failed',
-    output: record.output,
-    attempts: record.attempts,
-  };
-  if (record.error !== undefined) result.error = record.error;
+  const result: StepJobResult = { status: ladder.status, output: ladder.output, attempts: record.attempts };
+  if (ladder.error !== undefined) result.error = ladder.error;
   return result;
 }

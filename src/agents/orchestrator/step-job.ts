@@ -8,6 +8,7 @@
  */
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import type { BudgetGuard } from '../../core/run-budget.js';
 import type { ConversationState } from '../../state/run-state.js';
 import type { Plan, PlanStep } from '../planner/index.js';
 import type { StepFinding } from './step-prompt.js';
@@ -24,11 +25,20 @@ export interface StepJob {
   attempts: number;
   /** A saved attempt to continue. */
   resume?: ConversationState;
+  /** The run's request as text, in every attempt's system prompt. */
+  task?: string;
+  /**
+   * The conversation the step starts from — the earlier user and assistant
+   * messages and the user's request with its images and files — for a step
+   * that depends on no other; its instruction joins the request's message.
+   */
+  conversation?: Message[];
 }
 
 /** How a step ended. Plain JSON. */
 export interface StepJobResult {
-  status: 'completed' | 'failed';
+  /** `interrupted`: the step waits for a human (its conversation is saved); the run pauses. */
+  status: 'completed' | 'failed' | 'interrupted';
   output: string;
   error?: string;
   attempts: number;
@@ -37,6 +47,8 @@ export interface StepJobResult {
 /** Where a running job reports to. */
 export interface StepJobContext {
   signal: AbortSignal;
+  /** The run's budget (in-process steps only): the step's executions stop when it is spent. */
+  budget?: BudgetGuard;
   /** The run's emitter; step events go here. */
   emit: Emitter;
   /** Told about the attempt's conversation at every checkpoint-worthy moment. */

@@ -26,6 +26,8 @@ export interface StepPromptInput {
   maxFindingChars: number;
   /** The orchestrator's own instructions, placed first. */
   instructions?: string;
+  /** The run's request as text: what the whole plan is for. */
+  task?: string;
   /** Planner-written instructions for a retry. */
   enhanced?: string;
   /** Error of the previous attempt. */
@@ -63,6 +65,9 @@ function cap(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n... [truncated ${text.length - max} characters]` : text;
 }
 
+/** Longest request text quoted into a step's system prompt. */
+const MAX_TASK_CHARS = 2000;
+
 const STEP_ROLE =
   'You are executing one step of a larger plan. Use the available tools to carry it out, then summarise what you found or did.';
 
@@ -74,7 +79,9 @@ export function stepSystemPrompt(input: StepPromptInput): string {
   const { plan, step } = input;
   // Concatenated, not joined: a join copies every finding into a new string, which the request may never need flat.
   let out = input.instructions ? `${input.instructions}\n\n` : '';
-  out += `${STEP_ROLE}\n\nPlan: ${plan.title}\nPlan summary: ${plan.summary}\n\nCurrent step (${step.id}): ${step.description}`;
+  out += STEP_ROLE;
+  if (input.task) out += `\n\nThe user's request: ${cap(input.task, MAX_TASK_CHARS)}`;
+  out += `\n\nPlan: ${plan.title}\nPlan summary: ${plan.summary}\n\nCurrent step (${step.id}): ${step.description}`;
   if (step.expectedOutput) out += `\nExpected output: ${step.expectedOutput}`;
   if (step.tools.length) out += `\nSuggested tools: ${step.tools.join(', ')}`;
   if (step.expectedFiles.length) out += `\nFiles: ${step.expectedFiles.join(', ')}`;

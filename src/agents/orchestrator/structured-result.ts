@@ -9,8 +9,8 @@
  */
 import { RunError } from '../../core/errors.js';
 import { emptyUsage } from '../../core/usage.js';
-import { directInvoker } from '../../model/invoke.js';
 import { extractObject, StructuredOutputError } from '../../model/json.js';
+import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
 import { DEFAULT_OUTPUT_REASKS, formatAnswer, type ObjectCall, outputPlan } from '../executor/index.js';
 import type { OrchestrationParts } from './collaborators.js';
@@ -26,7 +26,7 @@ export async function withRunObject(
 ): Promise<OrchestratorResult> {
   if (result.object !== undefined) return result;
   const structured = await formatAnswer(
-    objectCall(scope, parts, schema),
+    await objectCall(scope, parts, schema),
     scope.recorder.state.task,
     result.output,
   );
@@ -76,13 +76,13 @@ export async function guardedObject(
 }
 
 /** The formatting call: the finalizer model (else the executor's), on the run's signal and events. */
-function objectCall(scope: RunScope, parts: OrchestrationParts, schema: Schema): ObjectCall {
+async function objectCall(scope: RunScope, parts: OrchestrationParts, schema: Schema): Promise<ObjectCall> {
   const { options, runtime, finalizer } = parts;
-  const invoker = finalizer.invoker ?? (options.invoker ?? directInvoker)(options.executor);
+  const invoker = finalizer.invoker ?? invokerFactory(options, runtime)(options.executor);
   const reasks = options.executorOptions?.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS;
   return {
     invoker,
-    plan: outputPlan(schema, invoker.model, false, reasks),
+    plan: await outputPlan(schema, invoker.model, false, reasks),
     clock: runtime.clock,
     signal: scope.signal,
     emit: scope.bus.scope({ agent: 'finalizer' }),

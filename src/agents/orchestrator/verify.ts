@@ -7,13 +7,15 @@
  */
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
-import { textOf } from '../../core/messages.js';
+import { type Message, textOf } from '../../core/messages.js';
+import { conversationView, framedMessage, type UserContent } from '../../core/run-input.js';
 import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import { parseJSONLoose } from '../../model/json.js';
-import { outputFormat, responseFormatFor, structuredOutputMode } from '../../model/structured.js';
+import { type OutputFormat, responseFormatFor, structuredOutputMode } from '../../model/structured.js';
 import type { ResponseFormat } from '../../model/types.js';
 import { jsonSchema } from '../../tools/json-schema.js';
 import type { StepRecord } from './dispatch.js';
+import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 
@@ -50,12 +52,16 @@ export const VERIFY_JSON_SYSTEM_PROMPT = [
 ].join('\n');
 
 /** The verdict's JSON Schema, for models with a native JSON-schema mode (the reply is read by {@link readVerdict}). */
-const verdictSchema = jsonSchema({
+const VERDICT_JSON = {
   type: 'object',
   properties: { verdict: { type: 'string', enum: ['PASS', 'PARTIAL', 'FAIL'] }, reason: { type: 'string' } },
   required: ['verdict', 'reason'],
-});
-const VERDICT_FORMAT = outputFormat(verdictSchema, { name: 'verdict' });
+};
+const VERDICT_FORMAT: OutputFormat = {
+  schema: jsonSchema(VERDICT_JSON),
+  jsonSchema: VERDICT_JSON,
+  name: 'verdict',
+};
 
 /** Reads a verdict: the text before the first colon decides (seed 002). */
 export function parseVerdict(text: string): Verification {
@@ -69,13 +75,17 @@ export function parseVerdict(text: string): Verification {
 }
 
 /**
- * Asks the verifier model for a verdict. A failed verifier call is not a
- * failed task: it returns `error` (and the run goes on to finalize); an abort
- * is rethrown.
+ * Asks the verifier model for a verdict on the step results for `task` —
+ * with `input` (the request as given, images and files included; default
+ * `task`) and the conversation before it (`history`) in view. A failed
+ * verifier call is not a failed task: it returns `error` (and the run goes on
+ * to finalize); an abort is rethrown.
  */
 export async function verifyResults(input: {
   invoker: ModelInvoker;
   task: string;
+  input?: UserContent;
+  history?: readonly Message[];
   steps: readonly VerifiedStep[];
   signal?: AbortSignal;
   emit: Emitter;
@@ -88,10 +98,12 @@ export async function verifyResults(input: {
       {
         system: format ? VERIFY_JSON_SYSTEM_PROMPT : VERIFY_SYSTEM_PROMPT,
         messages: [
-          {
-            role: 'user',
-            content: `<user_query>${input.task.slice(0, 500)}</user_query>\n\nStep results:\n${lines.join('\n')}`,
-          },
+          ...conversationView(input.history),
+          framedMessage(
+            clipQuery(input.input ?? input.task),
+            '<user_query>',
+            `</user_query>\n\nStep results:\n${lines.join('\n')}`,
+          ),
         ],
         ...(format ? { responseFormat: format } : {}),
       },
@@ -108,6 +120,14 @@ export async function verifyResults(input: {
     if (isAbortError(error)) throw error;
     return { verdict: 'error', reason: `Verification failed: ${errorMessage(error)}` };
   }
+}
+
+/** The request as the verifier reads it: its text cut to 500 characters (per text part), its images and files kept. */
+function clipQuery(content: UserContent): UserContent {
+  if (typeof content === 'string') return content.slice(0, 500);
+  return content.map((part) =>
+    part.type === 'text' ? { type: 'text', text: part.text.slice(0, 500) } : part,
+  );
 }
 
 /** The verdict's response format, for a model with a JSON mode; none for the others (they answer in a line). */
@@ -133,7 +153,7 @@ function readVerdict(text: string): Verification {
 export async function verifyPhase(
   scope: RunScope,
   invoker: ModelInvoker,
-  task: string,
+  request: RunRequest,
   order: readonly StepRecord[],
 ): Promise<Verification> {
   const { bus, recorder, signal } = scope;
@@ -141,7 +161,9 @@ export async function verifyPhase(
   return stage(bus, 'verifying', () =>
     verifyResults({
       invoker,
-      task,
+      task: request.text,
+      input: request.content,
+      history: request.history,
       steps: order.map((r) => ({
         id: r.step.id,
         status: r.status,

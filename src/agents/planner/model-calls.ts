@@ -1,13 +1,14 @@
 /**
- * How the planner calls its model: the task as a user message `Task: <task>`
- * under the operation's system prompt, `stream: false`, re-asks on an
+ * How the planner calls its model: the conversation so far (`history`), then
+ * the task as a user message `Task: <task>` with its images and files, under
+ * the operation's system prompt, `stream: false`, re-asks on an
  * unusable reply (see `generateObject`), usage booked on the planner, on the
  * caller's total and in one `usage` event per operation — failures included —
  * and failures mapped to {@link PlanError}.
  * @module
  */
 import type { z } from 'zod/v4';
-import { userMessage } from '../../core/messages.js';
+import { conversationView, framedMessage, type UserContent } from '../../core/run-input.js';
 import type { Clock } from '../../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
 import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
@@ -54,13 +55,13 @@ export class PlannerCalls {
   json<T>(
     schema: z.ZodType<T>,
     system: string,
-    task: string,
+    task: UserContent,
     options: PlannerCallOptions,
     kind: PlanErrorKind,
   ): Promise<GenerateObjectResult<T>> {
     const { jsonMode, invoker } = this.settings;
     const plain = jsonMode === true && structuredOutputMode(invoker.model.info) === 'none';
-    const request = this.request(system, task, plain);
+    const request = this.request(system, task, options, plain);
     const native = jsonMode !== false;
     return this.run(kind, options, (usage, onResponse) =>
       generateObject({
@@ -83,7 +84,7 @@ export class PlannerCalls {
   ): Promise<string> {
     const result = await this.run(kind, options, (usage, onResponse) =>
       generateWithRetry({
-        ...this.callOptions(this.request(system, task, false), options, usage),
+        ...this.callOptions(this.request(system, task, options, false), options, usage),
         onResponse,
         parse: (text) => {
           const trimmed = text.trim();
@@ -147,8 +148,14 @@ export class PlannerCalls {
     };
   }
 
-  private request(system: string, task: string, json: boolean): ModelRequest {
-    const request: ModelRequest = { system, messages: [userMessage(`Task: ${task}`)] };
+  private request(
+    system: string,
+    task: UserContent,
+    options: PlannerCallOptions,
+    json: boolean,
+  ): ModelRequest {
+    const messages = [...conversationView(options.history), framedMessage(task, 'Task: ')];
+    const request: ModelRequest = { system, messages };
     if (json) request.responseFormat = { type: 'json' };
     return request;
   }

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Emitter } from '../../core/events.js';
+import type { Message } from '../../core/messages.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
@@ -42,6 +43,12 @@ export interface PlannerCallOptions {
   emit?: Emitter;
   /** Added into in place with the call's usage (failed attempts included), e.g. the run's total. */
   usage?: Usage;
+  /**
+   * The conversation the task continues: its user and assistant text, images
+   * and files go to the model before the task (tool calls and results are
+   * left out).
+   */
+  history?: readonly Message[];
 }
 
 /** Options of {@link Planner.createPlan} and {@link Planner.revise}. */

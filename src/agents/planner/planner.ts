@@ -7,11 +7,13 @@
  * @module
  */
 import { ConfigError } from '../../core/errors.js';
+import { contentText, type UserContent } from '../../core/run-input.js';
 import { resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
-import { directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import type { ModelInvoker } from '../../model/invoke.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAYS_MS } from '../../model/json.js';
 import { zodBuilt } from '../../model/lazy-zod.js';
+import { directInvoker } from '../../model/resilience/resilient-invoker.js';
 import { PlannerCalls } from './model-calls.js';
 import type {
   PlanCallOptions,
@@ -71,11 +73,12 @@ export class Planner {
   }
 
   /**
-   * Whether `task` needs a plan: one planner call replying
+   * Whether `task` (text, or parts with images and files; `options.history`
+   * the conversation it continues) needs a plan: one planner call replying
    * `{needsPlan, reasoning}` (a missing reasoning becomes "No reasoning provided").
    * @throws {PlanError} `decision_failed` after the last attempt.
    */
-  async decide(task: string, options: PlannerCallOptions = {}): Promise<PlanningDecision> {
+  async decide(task: UserContent, options: PlannerCallOptions = {}): Promise<PlanningDecision> {
     const result = await this.calls.json(
       await decisionSchema.load(),
       this.prompts.decide,
@@ -87,18 +90,20 @@ export class Planner {
   }
 
   /**
-   * A validated plan for `task`. `context` (conversation, workspace, findings)
-   * goes into the system prompt. An invalid plan is re-asked with the
-   * validation errors.
+   * A validated plan for `task` (text, or parts with images and files).
+   * `options.history`, the conversation the task continues, goes to the model
+   * before it; `context` (workspace, findings) goes into the system prompt.
+   * An invalid plan is re-asked with the validation errors.
    * @throws {PlanError} `invalid_plan` or `model_failed`, unless `fallbackToSingleStep` is on.
    */
-  async createPlan(task: string, context?: string, options: PlanCallOptions = {}): Promise<Plan> {
+  async createPlan(task: UserContent, context?: string, options: PlanCallOptions = {}): Promise<Plan> {
     const system = this.prompts.createPlan({ context, tools: options.tools });
     try {
       const schema = await planSchema.load();
       return (await this.calls.json(schema, system, task, options, 'invalid_plan')).object;
     } catch (error) {
-      if (this.fallbackToSingleStep && error instanceof PlanError) return singleStepPlan(task, error.message);
+      if (this.fallbackToSingleStep && error instanceof PlanError)
+        return singleStepPlan(contentText(task), error.message);
       throw error;
     }
   }

@@ -8,12 +8,14 @@
  */
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import type { Emitter, EventPayloads } from '../../core/events.js';
-import { userMessage } from '../../core/messages.js';
+import type { Message } from '../../core/messages.js';
+import { conversationView, framedMessage, type UserContent } from '../../core/run-input.js';
 import { type Clock, type Runtime, resolveRuntime } from '../../core/seams.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
-import { answeringModelId, directInvoker, type ModelInvoker } from '../../model/invoke.js';
+import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
 import { DEFAULT_RETRY_DELAYS_MS, generateObject, StructuredOutputError } from '../../model/json.js';
 import { zodBuilt } from '../../model/lazy-zod.js';
+import { directInvoker } from '../../model/resilience/resilient-invoker.js';
 import type { ChatModel } from '../../model/types.js';
 import { type AgentDescriptor, defaultRouterPrompt } from './router-prompt.js';
 
@@ -50,6 +52,8 @@ export interface RouteOptions {
   emit?: Emitter;
   /** Added into in place with the call's usage. */
   usage?: Usage;
+  /** The conversation before the query: its user and assistant text, images and files go to the model first. */
+  history?: readonly Message[];
 }
 
 /** A routing decision: the `routing` event payload, plus a message to show the user when confidence is low. */
@@ -115,11 +119,12 @@ export class Router {
   }
 
   /**
-   * Routes `query`. Never throws except on abort: failures route to the
+   * Routes `query` (text, or parts with images and files) in the light of
+   * `options.history`. Never throws except on abort: failures route to the
    * default agent with confidence 0 and `method: 'default'`.
    * @throws {AbortError} when `signal` aborts.
    */
-  async route(query: string, options: RouteOptions = {}): Promise<RouteResult> {
+  async route(query: UserContent, options: RouteOptions = {}): Promise<RouteResult> {
     const explicit = options.mode ? this.names.get(options.mode.trim().toLowerCase()) : undefined;
     if (explicit)
       return { agent: explicit, confidence: 1, reason: 'Explicit mode selection', method: 'explicit' };
@@ -129,7 +134,10 @@ export class Router {
     try {
       const { object } = await generateObject({
         invoker: this.invoker,
-        request: { system: this.system, messages: [userMessage(`Query: ${query}`)] },
+        request: {
+          system: this.system,
+          messages: [...conversationView(options.history), framedMessage(query, 'Query: ')],
+        },
         schema: await replySchema.load(),
         expect: 'object',
         attempts: this.attempts,

@@ -6,7 +6,7 @@
  * @module
  */
 import { ConfigError, ModelError } from '../../core/errors.js';
-import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
+import type { ChatModel, ModelRequest } from '../types.js';
 import { definedOnly } from './retry-policy.js';
 import { estimatePromptTokens } from './stale-watch.js';
 
@@ -71,9 +71,6 @@ export function resolveContextRecoveryPolicy(options: ContextRecoveryOptions = {
   }
   return Object.freeze({ ...policy, tiers: Object.freeze([...policy.tiers].sort((a, b) => b - a)) });
 }
-
-/** The policy of `directInvoker`, which takes no options. */
-export const DEFAULT_CONTEXT_RECOVERY_POLICY: ContextRecoveryPolicy = resolveContextRecoveryPolicy();
 
 /** True for the errors context recovery handles. */
 export function isContextError(error: ModelError): boolean {
@@ -167,34 +164,4 @@ export async function recoverContext(
   if (!smaller) throw error;
   state.request = smaller;
   return contextLimit;
-}
-
-/**
- * Calls `attempt`, and on a context-size error (see {@link contextErrorOf})
- * shrinks the request through `compress` and calls again, as
- * {@link recoverContext} allows — `directInvoker`'s recovery (the resilient
- * invoker runs the same steps inside its retry loop). Any other failure, and
- * any failure when `canRetry()` says no (output was already shown, which a
- * second call would show again, or the caller aborted), is rethrown as is.
- */
-export async function callWithContextRecovery(
-  model: ChatModel,
-  request: ModelRequest,
-  compress: CompressHook,
-  attempt: (request: ModelRequest) => Promise<ModelResponse>,
-  canRetry: () => boolean,
-): Promise<ModelResponse> {
-  const policy = DEFAULT_CONTEXT_RECOVERY_POLICY;
-  const state: RecoveryState = { request, compressions: 0 };
-  let window = windowOf(model, policy);
-  for (;;) {
-    try {
-      return await attempt(state.request);
-    } catch (error) {
-      if (!(error instanceof ModelError) || !canRetry()) throw error;
-      const tooBig = contextErrorOf(error, state.request, window, policy);
-      if (!tooBig) throw error;
-      window = (await recoverContext(state, tooBig, window, policy, compress)) ?? window;
-    }
-  }
 }

@@ -7,14 +7,14 @@
  */
 import { abortable } from '../../core/abortable.js';
 import type { Clock } from '../../core/seams.js';
-import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
+import type { CallOptions, ChatModel, ModelRequest, ModelResponse } from '../types.js';
 import { type LargePromptTimeout, StaleWatch } from './stale-watch.js';
 
 /**
  * Calls `model.generate`; with `deadlineMs` > 0 the call is aborted with a
  * retryable `timeout` `ModelError` when no reply came in time.
  */
-export async function generateAttempt(
+export function generateAttempt(
   model: ChatModel,
   request: ModelRequest,
   signal: AbortSignal | undefined,
@@ -22,13 +22,16 @@ export async function generateAttempt(
   deadlineMs: number,
   largePromptTimeouts: readonly LargePromptTimeout[],
 ): Promise<ModelResponse> {
-  if (deadlineMs <= 0) return abortable(model.generate(request, { signal }), signal);
+  if (deadlineMs <= 0) return abortable(generate(model, request, { signal }), signal);
   const watch = new StaleWatch(clock, deadlineMs, model.id, request, largePromptTimeouts, signal, 'call');
+  return watch.settle(generate(model, request, watch.callOptions));
+}
+
+/** `model.generate`, rejecting (never throwing) when an adapter throws before it returns a promise. */
+function generate(model: ChatModel, request: ModelRequest, options: CallOptions) {
   try {
-    return await abortable(model.generate(request, { signal: watch.signal }), watch.signal);
+    return model.generate(request, options);
   } catch (error) {
-    throw watch.error ?? error;
-  } finally {
-    watch.stop();
+    return Promise.reject(error);
   }
 }

@@ -1,12 +1,15 @@
 /**
- * The resilient {@link ModelInvoker}: retries with backoff, falls back along a
+ * The one {@link ModelInvoker}: retries with backoff, falls back along a
  * chain of models, degrades a failing stream to one whole call, detects stale
  * streams and recovers from context-length errors through the compression
- * seam. It only ever calls models — tool execution lives in the executor,
+ * seam. A direct call ({@link directInvoker}) is this invoker over one model
+ * with retries off, so every call streams, settles on abort and recovers its
+ * context the same way. It only ever calls models — tool execution lives in the executor,
  * which never re-runs a tool whose result is already in the conversation —
  * so a retried call re-sends the same request and repeats no side effect.
  * @module
  */
+import { abortable } from '../../core/abortable.js';
 import { AbortError, ConfigError, type ModelError, type ModelErrorKind } from '../../core/errors.js';
 import { type Clock, type Random, type Runtime, sleep, systemClock, systemRandom } from '../../core/seams.js';
 import { answeredBy, emitPart, type InvokeOptions, type ModelInvoker } from '../invoke.js';
@@ -55,7 +58,8 @@ import { showedSomething } from './visible.js';
 export interface ResilientInvokerOptions {
   /** The chain, primary first. Every `invoke` starts from the primary. */
   models: ChatModel[];
-  retry?: RetryOptions;
+  /** Backoff of retryable failures; `false`: one attempt per model (fallbacks and context recovery stay on). */
+  retry?: RetryOptions | false;
   stream?: StreamOptions;
   contextRecovery?: ContextRecoveryOptions;
   fallback?: FallbackOptions;
@@ -75,6 +79,38 @@ export interface ResilientInvokerOptions {
  */
 export function createResilientInvoker(options: ResilientInvokerOptions): ModelInvoker {
   return new ResilientInvoker(options);
+}
+
+/**
+ * One call per invocation to `model`: the resilient invoker with retries off.
+ * It still streams under stale detection (on `runtime`'s clock), settles when
+ * the caller's signal aborts, and recovers from context-length errors through
+ * the `compress` seam.
+ */
+export function directInvoker(model: ChatModel, runtime?: Partial<Runtime>): ModelInvoker {
+  return new ResilientInvoker({ models: [model], retry: false, runtime });
+}
+
+/**
+ * Whether `invoker` settles as soon as its caller's signal aborts, whatever
+ * its models and compress hook do (true of every invoker this module makes),
+ * so a caller need not race it against the signal again.
+ */
+export function settlesOnAbort(invoker: ModelInvoker): boolean {
+  return invoker instanceof ResilientInvoker;
+}
+
+/** What the attempts on one model have used so far. */
+interface Tries {
+  /** 1-based number of the attempt under way (context recoveries included). */
+  attempt: number;
+  retries: number;
+  bareRetries: number;
+  streamFailures: number;
+  /** Whether the attempt under way streams. */
+  useStream: boolean;
+  /** The window the request was last shrunk for, learnt once a call at that size succeeds. */
+  window?: number;
 }
 
 class ResilientInvoker implements ModelInvoker {
@@ -104,86 +140,175 @@ class ResilientInvoker implements ModelInvoker {
     this.random = options.runtime?.random ?? systemRandom;
   }
 
-  async invoke(request: ModelRequest, options: InvokeOptions = {}): Promise<ModelResponse> {
-    const state: RecoveryState = { request, compressions: 0 };
-    const last = this.models.length - 1;
-    for (let index = 0; ; index++) {
-      const model = this.models[index] as ChatModel;
-      try {
-        return await this.callModel(model, state, options, index < last);
-      } catch (error) {
-        const next = this.models[index + 1];
-        if (!next || !canFallBack(error)) throw error;
-        options.emit?.emit('fallback', { from: model.id, to: next.id, error: errorInfo(error) });
-      }
-    }
+  // Promise handlers rather than async functions on the way to the first reply: a run waiting on its
+  // model holds no frame of the retry loop or the chain, which only start after a failure.
+  invoke(request: ModelRequest, options: InvokeOptions = {}): Promise<ModelResponse> {
+    return this.fromModel(0, { request, compressions: 0 }, options);
   }
 
-  /** All attempts on one model. Throws when this model is done for: the chain decides what next. */
-  private async callModel(
+  /** The chain from `models[index]` on: the next model after this one fails for good. */
+  private fromModel(index: number, state: RecoveryState, options: InvokeOptions): Promise<ModelResponse> {
+    const model = this.models[index] as ChatModel;
+    const next = this.models[index + 1];
+    const call = this.callModel(model, state, options, next !== undefined);
+    if (!next) return call;
+    return call.catch((error: unknown) => {
+      if (!canFallBack(error)) throw error;
+      options.emit?.emit('fallback', { from: model.id, to: next.id, error: errorInfo(error) });
+      return this.fromModel(index + 1, state, options);
+    });
+  }
+
+  /** All attempts on one model. Rejects when this model is done for: the chain decides what next. */
+  private callModel(
     model: ChatModel,
     state: RecoveryState,
     options: InvokeOptions,
     hasNext: boolean,
   ): Promise<ModelResponse> {
-    const { signal, emit } = options;
-    const streams = model.stream !== undefined && options.stream !== false;
-    let retries = 0;
-    let bareRetries = 0;
-    let streamFailures = 0;
-    let window: number | undefined;
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw new AbortError(signal.reason);
-      const useStream = streams && streamFailures < this.stream.maxFailures;
+    const tries: Tries = { attempt: 1, retries: 0, bareRetries: 0, streamFailures: 0, useStream: false };
+    // One promise layer for the first attempt, whichever way it ends: a run waiting on its model pays for no more.
+    return this.attempt(model, state, options, tries).then(
+      (response) => {
+        try {
+          return this.accept(model, response, options, hasNext, tries);
+        } catch (error) {
+          return this.retryLoop(model, state, options, hasNext, tries, error);
+        }
+      },
+      (error: unknown) => this.retryLoop(model, state, options, hasNext, tries, error),
+    );
+  }
+
+  /** After a failed attempt: recover or wait, then try again, until a reply or a failure that ends this model. */
+  private async retryLoop(
+    model: ChatModel,
+    state: RecoveryState,
+    options: InvokeOptions,
+    hasNext: boolean,
+    tries: Tries,
+    failure: unknown,
+  ): Promise<ModelResponse> {
+    for (;;) {
+      await this.recover(model, state, options, hasNext, tries, failure);
+      tries.attempt++;
       try {
-        const response = await tracedModelCall(model, state.request, emit, attempt, () =>
-          useStream
-            ? streamAttempt(
-                model as StreamingModel,
-                state.request,
-                options,
-                this.clock,
-                staleTimeoutFor(model, this.stream),
-                this.stream,
-              )
-            : generateAttempt(
-                model,
-                state.request,
-                signal,
-                this.clock,
-                generateTimeoutFor(model, this.stream),
-                this.stream.largePromptTimeouts,
-              ),
-        );
-        if (hasNext && isEmptyReply(response.message)) {
-          const empty = emptyReplyError(model.id);
-          throw useStream && showedSomething(response) ? new StreamInterruptedError(empty, response) : empty;
-        }
-        if (!useStream) replay(response, options);
-        if (window !== undefined) this.learntWindows.set(model.id, window);
-        return answeredBy(response, model);
-      } catch (raw) {
-        // A misconfigured model (no API key) is the app's to fix: no retry or fallback hides it.
-        if (raw instanceof ConfigError) throw raw;
-        const error = toModelError(raw, model.id, signal);
-        if (error instanceof AbortError || error instanceof StreamInterruptedError) throw error;
-        const known = window ?? this.learntWindows.get(model.id) ?? windowOf(model, this.context);
-        const tooBig = contextErrorOf(error, state.request, known, this.context);
-        if (tooBig) {
-          window = (await recoverContext(state, tooBig, known, this.context, options.compress)) ?? known;
-          continue;
-        }
-        if (!canFallBack(error)) throw error;
-        const bare = isBare400(error) && bareRetries < this.retry.maxBare400Retries;
-        if (!this.shouldRetry(error, bare, retries, hasNext)) throw error;
-        if (bare) bareRetries++;
-        if (useStream) streamFailures++;
-        retries++;
-        const delayMs = retryDelay(retries, error, this.retry, this.random);
-        emit?.emit('retry', { model: model.id, attempt: retries, delayMs, error: errorInfo(error) });
-        await sleep(this.clock, delayMs, signal);
+        const response = await this.attempt(model, state, options, tries);
+        return this.accept(model, response, options, hasNext, tries);
+      } catch (error) {
+        failure = error;
       }
     }
+  }
+
+  /** One call of `model`, streamed while it can stream and streaming has not failed too often. */
+  private attempt(
+    model: ChatModel,
+    state: RecoveryState,
+    options: InvokeOptions,
+    tries: Tries,
+  ): Promise<ModelResponse> {
+    const { signal, emit } = options;
+    if (signal?.aborted) return Promise.reject(new AbortError(signal.reason));
+    tries.useStream =
+      model.stream !== undefined &&
+      options.stream !== false &&
+      tries.streamFailures < this.stream.maxFailures;
+    // No tracer, no span: the call goes out without the closure a span needs.
+    if (!emit?.span) return this.call(model, state.request, options, tries.useStream);
+    return this.traced(model, state.request, emit, tries.attempt, () =>
+      this.call(model, state.request, options, tries.useStream),
+    );
+  }
+
+  private call(
+    model: ChatModel,
+    request: ModelRequest,
+    options: InvokeOptions,
+    useStream: boolean,
+  ): Promise<ModelResponse> {
+    return useStream
+      ? streamAttempt(
+          model as StreamingModel,
+          request,
+          options,
+          this.clock,
+          staleTimeoutFor(model, this.stream),
+          this.stream,
+        )
+      : generateAttempt(
+          model,
+          request,
+          options.signal,
+          this.clock,
+          generateTimeoutFor(model, this.stream),
+          this.stream.largePromptTimeouts,
+        );
+  }
+
+  /** A reply of the attempt under way, or the error that fails it (an empty reply while a fallback is left). */
+  private accept(
+    model: ChatModel,
+    response: ModelResponse,
+    options: InvokeOptions,
+    hasNext: boolean,
+    tries: Tries,
+  ): ModelResponse {
+    if (hasNext && isEmptyReply(response.message)) {
+      const empty = emptyReplyError(model.id);
+      throw tries.useStream && showedSomething(response)
+        ? new StreamInterruptedError(empty, response)
+        : empty;
+    }
+    if (!tries.useStream) replay(response, options);
+    if (tries.window !== undefined) this.learntWindows.set(model.id, tries.window);
+    return answeredBy(response, model);
+  }
+
+  /** {@link tracedModelCall}, rejecting (never throwing) when a tracer of your own throws. */
+  private traced(...args: Parameters<typeof tracedModelCall>): Promise<ModelResponse> {
+    try {
+      return tracedModelCall(...args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * After a failed attempt: resolves when the model may be called again (the
+   * request shrunk, or the backoff waited out, emitting `retry`); rethrows
+   * the failure when this model is done for.
+   */
+  private async recover(
+    model: ChatModel,
+    state: RecoveryState,
+    options: InvokeOptions,
+    hasNext: boolean,
+    tries: Tries,
+    raw: unknown,
+  ): Promise<void> {
+    // A misconfigured model (no API key) is the app's to fix: no retry or fallback hides it.
+    if (raw instanceof ConfigError) throw raw;
+    const { signal, emit } = options;
+    const error = toModelError(raw, model.id, signal);
+    if (error instanceof AbortError || error instanceof StreamInterruptedError) throw error;
+    const known = tries.window ?? this.learntWindows.get(model.id) ?? windowOf(model, this.context);
+    const tooBig = contextErrorOf(error, state.request, known, this.context);
+    if (tooBig) {
+      // Under the caller's signal, so a compress hook deaf to it cannot keep the call from settling on abort.
+      const recovered = recoverContext(state, tooBig, known, this.context, options.compress);
+      tries.window = (await abortable(recovered, signal)) ?? known;
+      return;
+    }
+    if (!canFallBack(error)) throw error;
+    const bare = isBare400(error) && tries.bareRetries < this.retry.maxBare400Retries;
+    if (!this.shouldRetry(error, bare, tries.retries, hasNext)) throw error;
+    if (bare) tries.bareRetries++;
+    if (tries.useStream) tries.streamFailures++;
+    tries.retries++;
+    const delayMs = retryDelay(tries.retries, error, this.retry, this.random);
+    emit?.emit('retry', { model: model.id, attempt: tries.retries, delayMs, error: errorInfo(error) });
+    await sleep(this.clock, delayMs, signal);
   }
 
   /** `bare`: a bare 400 with its own retry left, retried although `bad_request` is not retryable. */

@@ -40,8 +40,19 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   jitter: 0.5,
 });
 
-/** Fills defaults and rejects nonsense (negative or non-finite numbers) with a {@link ConfigError}. */
-export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
+/** The policy of `retry: false`: one attempt per model, no waits. */
+export const NO_RETRY_POLICY: RetryPolicy = Object.freeze({
+  ...DEFAULT_RETRY_POLICY,
+  maxRetries: 0,
+  maxBare400Retries: 0,
+});
+
+/**
+ * Fills defaults and rejects nonsense (negative or non-finite numbers) with a
+ * {@link ConfigError}; `false` turns retries off ({@link NO_RETRY_POLICY}).
+ */
+export function resolveRetryPolicy(options: RetryOptions | false = {}): RetryPolicy {
+  if (options === false) return NO_RETRY_POLICY;
   const policy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(options) };
   for (const key of ['maxRetries', 'maxBare400Retries'] as const) {
     if (!Number.isInteger(policy[key]) || policy[key] < 0) {

@@ -5,9 +5,11 @@
  * or the next model in the chain.
  * @module
  */
+import { offAbort, onAbort } from '../../core/abort-listeners.js';
+import { abortReason } from '../../core/abort-reason.js';
 import { ModelError } from '../../core/errors.js';
 import type { Clock } from '../../core/seams.js';
-import type { ModelRequest } from '../types.js';
+import type { CallOptions, ModelRequest } from '../types.js';
 
 /** A longer stale timeout for prompts above `minTokens` estimated tokens. */
 export interface LargePromptTimeout {
@@ -37,23 +39,34 @@ export function estimatePromptTokens(request: ModelRequest): number {
 }
 
 /**
- * Aborts an attempt, through its own controller linked to the caller's
- * signal, when no chunk arrived for the timeout (a whole `generate` call has
- * no chunks, so for it the timeout is a deadline). One timer per attempt,
- * re-armed only when it fires (chunks just stamp `last`), so the per-chunk
- * cost is one clock read. The large-prompt timeout is computed at the first
- * expiry only: most streams never get there.
+ * Fails an attempt when no chunk arrived for the timeout (a whole `generate`
+ * call has no chunks, so for it the timeout is a deadline), and settles it
+ * when the caller's signal aborts, whatever the adapter does. One timer per
+ * attempt, re-armed only when it fires (chunks just stamp `last`), so the
+ * per-chunk cost is one clock read. The large-prompt timeout is computed at
+ * the first expiry only: most streams never get there.
  */
 export class StaleWatch {
-  private readonly controller = new AbortController();
+  /** Made on the adapter's first read of `callOptions.signal`, see there. */
+  private controller: AbortController | undefined;
   /** Time of the last chunk (or of the end of a backpressure pause). */
   last: number;
-  /** Set when the watch aborted the attempt. */
+  /** Set when the watch failed the attempt for silence. */
   error: ModelError | undefined;
+  /**
+   * The adapter's call options. Its signal, a controller of the attempt's own
+   * linked to the caller's, is made when the adapter first reads it: a model
+   * that never does (in-process models, test fakes) costs no controller, which
+   * is most of what a turn with a zero-latency model spends on resilience.
+   */
+  readonly callOptions: CallOptions;
   private limit: number;
   private extended = false;
   private paused = false;
   private cancel: () => void;
+  /** The promise given to `settle`, and how to reject what `settle` returned: fields, not a closure per call. */
+  private pending: Promise<unknown> | undefined;
+  private reject: ((error: Error) => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -66,13 +79,47 @@ export class StaleWatch {
   ) {
     this.last = clock.now();
     this.limit = timeoutMs;
-    if (outer?.aborted) this.controller.abort(outer.reason);
-    else outer?.addEventListener('abort', this.forwardAbort, { once: true });
+    const watch = this;
+    this.callOptions = {
+      get signal() {
+        return watch.signal();
+      },
+    };
+    // The run's shared abort listener: a listener of its own per call costs microseconds in Node.
+    if (outer && !outer.aborted) onAbort(outer, this.forwardAbort);
     this.cancel = clock.setTimer(timeoutMs, this.check);
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Whether the attempt is over for the watch: it fired, or the caller aborted. */
+  get done(): boolean {
+    return this.error !== undefined || this.outer?.aborted === true;
+  }
+
+  /**
+   * `promise`, or a rejection with the watch's timeout error, or with the
+   * caller's abort reason, whichever comes first; the loser's late rejection
+   * is swallowed. Stops the watch when it settles. Call once per watch.
+   */
+  settle<T>(promise: Promise<T>): Promise<T> {
+    if (this.done) {
+      this.stop();
+      promise.catch(ignore);
+      return Promise.reject(this.error ?? abortReason(this.outer as AbortSignal));
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.pending = promise;
+      this.reject = reject;
+      promise.then(
+        (value) => {
+          this.stop();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.stop();
+          reject(this.error ?? error);
+        },
+      );
+    });
   }
 
   /** Waits out a backpressure pause without counting it as silence. */
@@ -88,11 +135,33 @@ export class StaleWatch {
 
   stop(): void {
     this.cancel();
-    this.outer?.removeEventListener('abort', this.forwardAbort);
+    if (this.outer) offAbort(this.outer, this.forwardAbort);
+    this.reject = undefined;
+    this.pending = undefined;
+  }
+
+  /** Rejects the promise given to `settle` with `error`, the promise itself left to the adapter. */
+  private fail(error: Error): void {
+    const { reject, pending } = this;
+    if (!reject) return;
+    this.stop();
+    pending?.catch(ignore);
+    reject(error);
+  }
+
+  private signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.error) this.controller.abort(this.error);
+      else if (this.outer?.aborted) this.controller.abort(this.outer.reason);
+    }
+    return this.controller.signal;
   }
 
   private readonly forwardAbort = (): void => {
-    this.controller.abort(this.outer?.reason);
+    const outer = this.outer as AbortSignal;
+    this.controller?.abort(outer.reason);
+    this.fail(abortReason(outer));
   };
 
   private readonly check = (): void => {
@@ -118,6 +187,9 @@ export class StaleWatch {
       model: this.modelId,
       retryable: true,
     });
-    this.controller.abort(this.error);
+    this.controller?.abort(this.error);
+    this.fail(this.error);
   };
 }
+
+function ignore(): void {}

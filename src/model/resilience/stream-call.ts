@@ -114,12 +114,11 @@ export async function streamAttempt(
           'stream',
         )
       : undefined;
-  const signal = watch ? watch.signal : options.signal;
   let delivered = false;
   const pump = async () => {
-    for await (const part of model.stream(request, { signal })) {
+    for await (const part of model.stream(request, watch ? watch.callOptions : { signal: options.signal })) {
       // An adapter deaf to its signal may still yield after the attempt gave up on it: drop those parts.
-      if (signal?.aborted) break;
+      if (watch ? watch.done : options.signal?.aborted) break;
       if (watch) watch.last = clock.now();
       aggregator.push(part);
       emitPart(emit, part);
@@ -130,15 +129,13 @@ export async function streamAttempt(
     }
   };
   try {
-    await abortable(pump(), signal);
+    await (watch ? watch.settle(pump()) : abortable(pump(), options.signal));
   } catch (error) {
     const failure = watch?.error ?? error;
     if (delivered && !options.signal?.aborted) {
       throw new StreamInterruptedError(asModelError(failure, model.id), aggregator.response());
     }
     throw failure;
-  } finally {
-    watch?.stop();
   }
   return aggregator.response();
 }

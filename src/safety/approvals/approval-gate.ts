@@ -8,7 +8,7 @@
 import { isAbortError } from '../../core/errors.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import type { GateDecision, ReadyToolCall, RunToolsContext, ToolGate } from '../../tools/runner.js';
-import type { ToolRisk } from '../../tools/types.js';
+import type { NeedsApprovalContext, ToolRisk } from '../../tools/types.js';
 import { blockedToolResult, type Guardrails, toolSubject } from '../guardrails/guardrails.js';
 import { askHuman, isBusFailure } from './ask.js';
 import type { InterruptBus } from './interrupt-bus.js';
@@ -33,9 +33,13 @@ export const SKILL_ID_ARGS: readonly string[] = ['skill_id', 'skillId', 'skill',
 
 /** Options of an {@link ApprovalGate}. */
 export interface ApprovalGateOptions {
-  /** Where questions go and answers come from. */
-  bus: InterruptBus;
-  /** Default `risky`. */
+  /**
+   * Where questions go and answers come from, live. Without a bus nobody can
+   * answer while the run waits: a call that needs approval pauses the run,
+   * which ends `interrupted` and is answered on `result.state`.
+   */
+  bus?: InterruptBus;
+  /** Applies to tools without `needsApproval`. Default `risky`. */
   threshold?: ApprovalThreshold;
   /** Tool guardrails run before any approval; a blocked call is never offered for approval. */
   guardrails?: Guardrails;
@@ -45,7 +49,14 @@ export interface ApprovalGateOptions {
   defaultAction?: 'approve' | 'deny';
   /** "Approve always" scopes already granted (restoring a session). */
   approvedScopes?: Iterable<string>;
-  /** Per-call override: true or false decides; `undefined` falls back to the threshold. */
+  /**
+   * How long "approve always" and answers given ahead last: `session`
+   * (default), as long as this object, across its runs; `run`, within one run
+   * (keyed by run id), for a gate that serves many users' runs — what an
+   * Executor or Orchestrator without `approvals` uses.
+   */
+  scope?: 'session' | 'run';
+  /** Per-call override for tools without `needsApproval`: true or false decides; `undefined` falls back to the threshold. */
   requiresApproval?: (call: ReadyToolCall) => boolean | undefined;
   /** Clock for the wait, randomness for interrupt ids. */
   runtime?: Partial<Runtime>;
@@ -61,11 +72,12 @@ const THRESHOLD_RANK: Readonly<Record<ApprovalThreshold, number>> = {
 
 /**
  * Approvals for tool calls, for one session: "approve always" lasts as long
- * as this object.
+ * as this object (or one run, with `scope: 'run'`). With a bus it asks live;
+ * without one, a call that needs approval pauses the run (`interrupted`).
  *
  * ```ts
  * const approvals = new ApprovalGate({ bus: new MemoryInterruptBus(), guardrails: new Guardrails() });
- * const executor = new Executor({ model, tools, gate: approvals.gate });
+ * const executor = new Executor({ model, tools, approvals });
  * run.on('interrupt', (e) => showDialog(e.interrupt)); // the UI answers with bus.respond(id, { action: 'approve' })
  * ```
  */
@@ -74,6 +86,8 @@ export class ApprovalGate {
   private readonly runtime: Runtime;
   private readonly threshold: number;
   private readonly scopes: Set<string>;
+  /** Scopes of each run, with `scope: 'run'`. */
+  private readonly runScopes = new Map<string, Set<string>>();
   private readonly answers = new Map<string, InterruptResponse>();
 
   constructor(options: ApprovalGateOptions) {
@@ -86,31 +100,79 @@ export class ApprovalGate {
   /**
    * Answers a tool call's approval ahead of time — how a resumed run receives
    * the answer given while it was stopped. The call is still scanned first;
-   * only the question is skipped.
+   * only the question is skipped. `runId` is required with `scope: 'run'`.
    */
-  answer(toolCallId: string, response: InterruptResponse): void {
-    this.answers.set(toolCallId, response);
+  answer(toolCallId: string, response: InterruptResponse, runId?: string): void {
+    this.answers.set(this.key(runId, toolCallId), response);
   }
 
-  /** Grants "approve always" scopes again (a resumed session). */
-  restoreScopes(scopes: Iterable<string>): void {
-    for (const scope of scopes) this.scopes.add(scope);
+  /** Grants "approve always" scopes again (a resumed session, or run with `scope: 'run'`). */
+  restoreScopes(scopes: Iterable<string>, runId?: string): void {
+    const granted = this.scopesOf(runId);
+    for (const scope of scopes) granted.add(scope);
   }
 
   /** "Approve always" scopes granted so far: tool names, and `invoke_skill:<id>` for skills. */
-  approvedScopes(): string[] {
-    return [...this.scopes];
+  approvedScopes(runId?: string): string[] {
+    return [...this.scopesOf(runId)];
   }
 
-  /** Whether `call` would be put to a human now (threshold, override and granted scopes). */
-  needsApproval(call: ReadyToolCall): boolean {
+  /** True when this gate scans calls with tool guardrails before it asks (its `guardrails` option). */
+  get scans(): boolean {
+    return this.options.guardrails !== undefined;
+  }
+
+  /** Drops what a run with `scope: 'run'` left here (its scopes and unused answers); called when it ends. */
+  forgetRun(runId: string): void {
+    if (this.options.scope !== 'run') return;
+    this.runScopes.delete(runId);
+    const prefix = this.key(runId, '');
+    for (const key of this.answers.keys()) if (key.startsWith(prefix)) this.answers.delete(key);
+  }
+
+  private scopesOf(runId: string | undefined): Set<string> {
+    if (this.options.scope !== 'run' || runId === undefined) return this.scopes;
+    let scopes = this.runScopes.get(runId);
+    if (!scopes) this.runScopes.set(runId, (scopes = new Set()));
+    return scopes;
+  }
+
+  private key(runId: string | undefined, toolCallId: string): string {
+    return this.options.scope === 'run' ? `${runId ?? ''}\u0000${toolCallId}` : toolCallId;
+  }
+
+  /**
+   * Whether `call` would be put to a human now: not when its scope was
+   * approved always; otherwise the tool's `needsApproval` decides, and
+   * without one the `requiresApproval` override, then the threshold.
+   */
+  async needsApproval(
+    call: ReadyToolCall,
+    ctx?: Pick<RunToolsContext, 'runId' | 'stepId' | 'agent'>,
+  ): Promise<boolean> {
     const scope = approvalScope(call.tool.name, call.args);
-    if (scope !== undefined && this.scopes.has(scope)) return false;
+    if (scope !== undefined && this.scopesOf(ctx?.runId).has(scope)) return false;
+    const own = call.tool.needsApproval;
+    if (typeof own === 'boolean') return own;
+    if (own) return (await own(call.args, needsApprovalContext(call, ctx))) === true;
     return this.options.requiresApproval?.(call) ?? RANK[call.tool.risk] >= this.threshold;
   }
 
   /** The {@link ToolGate}: scan, then ask when needed. */
-  readonly gate: ToolGate = async (call, ctx) => {
+  readonly gate: ToolGate = (call, ctx) => {
+    // Without guardrails, a call no rule can hold is allowed at once: the runner then stays synchronous.
+    if (!this.options.guardrails && this.plainlyAllowed(call)) return { allow: true };
+    return this.check(call, ctx);
+  };
+
+  /** True when neither the tool, the override nor the threshold can ask about `call`. */
+  private plainlyAllowed(call: ReadyToolCall): boolean {
+    const own = call.tool.needsApproval;
+    if (own !== undefined) return own === false;
+    return !this.options.requiresApproval && RANK[call.tool.risk] < this.threshold;
+  }
+
+  private async check(call: ReadyToolCall, ctx: RunToolsContext): Promise<GateDecision> {
     if (this.options.guardrails) {
       const verdict = await this.options.guardrails.checkTool(toolSubject(call), {
         emit: ctx.emit,
@@ -118,16 +180,17 @@ export class ApprovalGate {
       });
       if (verdict.blocked) return { allow: false, result: blockedToolResult(verdict) };
     }
-    if (!this.needsApproval(call)) return { allow: true };
+    if (!(await this.needsApproval(call, ctx))) return { allow: true };
     return this.ask(call, ctx);
-  };
+  }
 
   private async ask(call: ReadyToolCall, ctx: RunToolsContext): Promise<GateDecision> {
     const name = call.tool.name;
     const timeoutMs = this.options.timeoutMs ?? INTERRUPT_DEFAULTS.approval.timeoutMs;
     const early = this.recall(call, ctx);
-    if (!early && ctx.deferApprovals) return this.defer(call, ctx, timeoutMs);
-    const outcome = early ?? (await this.askHuman(call, ctx, timeoutMs));
+    const bus = this.options.bus;
+    if (!early && (ctx.deferApprovals || !bus)) return this.defer(call, ctx, timeoutMs);
+    const outcome = early ?? (await this.askHuman(call, ctx, timeoutMs, bus as InterruptBus));
     if (!outcome) {
       return {
         allow: false,
@@ -147,9 +210,10 @@ export class ApprovalGate {
 
   /** An answer given ahead of time (see {@link ApprovalGate.answer}), reported as the response. */
   private recall(call: ReadyToolCall, ctx: RunToolsContext): InterruptOutcome | undefined {
-    const early = this.answers.get(call.call.id);
+    const key = this.key(ctx.runId, call.call.id);
+    const early = this.answers.get(key);
     if (!early) return undefined;
-    this.answers.delete(call.call.id);
+    this.answers.delete(key);
     ctx.emit.emit('interrupt_response', {
       interruptId: `answered:${call.call.id}`,
       action: early.action,
@@ -168,10 +232,12 @@ export class ApprovalGate {
     const { clock, random } = this.runtime;
     const meta = { id: newInterruptId(random), runId: ctx.runId, createdAt: clock.now() };
     const request = buildInterrupt(this.question(call, timeoutMs), meta);
-    ctx.emit.emit('interrupt', { interrupt: interruptView(request) });
+    const interrupt = interruptView(request);
+    ctx.emit.emit('interrupt', { interrupt });
     return {
       allow: false,
       deferred: true,
+      interrupt,
       isError: false,
       result: `Awaiting approval of ${call.tool.name}: the run is paused until it is answered. The tool has not been executed.`,
     };
@@ -183,7 +249,7 @@ export class ApprovalGate {
     return {
       kind: 'approval',
       title: `Approve ${name}?`,
-      message: `The agent wants to run ${name} (risk: ${call.tool.risk}).`,
+      message: `The agent wants to run ${name} (risk: ${call.tool.risk}) with ${argsText(call.args)}.`,
       toolName: name,
       toolCallId: call.call.id,
       args: call.args,
@@ -200,16 +266,18 @@ export class ApprovalGate {
     call: ReadyToolCall,
     ctx: RunToolsContext,
     timeoutMs: number,
+    bus: InterruptBus,
   ): Promise<GateOutcome | undefined> {
     const defaultAction = this.options.defaultAction ?? 'deny';
     try {
       const { outcome } = await askHuman(this.question(call, timeoutMs), {
-        bus: this.options.bus,
+        bus,
         runId: ctx.runId,
         clock: this.runtime.clock,
         random: this.runtime.random,
         emit: ctx.emit,
         signal: ctx.signal,
+        waitingForHuman: ctx.waitingForHuman,
       });
       return outcome;
     } catch (error) {
@@ -223,15 +291,17 @@ export class ApprovalGate {
   private async grant(call: ReadyToolCall, runId: string): Promise<void> {
     const scope = approvalScope(call.tool.name, call.args);
     if (scope === undefined) return;
-    this.scopes.add(scope);
+    this.scopesOf(runId).add(scope);
+    const bus = this.options.bus;
+    if (!bus) return;
     try {
-      for (const request of await this.options.bus.pending(runId)) {
+      for (const request of await bus.pending(runId)) {
         if (
           request.kind === 'approval' &&
           request.toolName &&
           approvalScope(request.toolName, request.args) === scope
         ) {
-          await this.options.bus.respond(request.id, { action: 'approve' });
+          await bus.respond(request.id, { action: 'approve' });
         }
       }
     } catch (error) {
@@ -252,7 +322,23 @@ function refusal(name: string, outcome: GateOutcome, timeoutMs: number): string 
   if (outcome.timedOut) {
     return `No answer to the approval request for ${name} within ${Math.round(timeoutMs / 1000)} s; the default "${outcome.action}" was applied. The tool was not executed.`;
   }
+  const reason = typeof outcome.value === 'string' && outcome.value.trim() ? outcome.value.trim() : undefined;
+  if (reason) {
+    const stop = /[.!?]$/.test(reason) ? '' : '.';
+    return `User denied execution of ${name}: ${reason}${stop} The tool was not executed.`;
+  }
   return `User denied execution of ${name}. The tool was not executed.`;
+}
+
+/** What a tool's `needsApproval` predicate is told about the call. */
+function needsApprovalContext(
+  call: ReadyToolCall,
+  ctx: Pick<RunToolsContext, 'runId' | 'stepId' | 'agent'> | undefined,
+): NeedsApprovalContext {
+  const out: NeedsApprovalContext = { runId: ctx?.runId ?? '', toolCallId: call.call.id };
+  if (ctx?.stepId !== undefined) out.stepId = ctx.stepId;
+  if (ctx?.agent !== undefined) out.agent = ctx.agent;
+  return out;
 }
 
 /**
@@ -270,4 +356,10 @@ export function approvalScope(toolName: string, args: unknown): string | undefin
     if (typeof id === 'string' && id) return `${SKILL_TOOL_NAME}:${id}`;
   }
   return undefined;
+}
+
+/** A call's arguments as a UI line: JSON, cut at 200 characters. */
+function argsText(args: unknown): string {
+  const json = JSON.stringify(args) ?? 'no arguments';
+  return json.length > 200 ? `${json.slice(0, 199)}…` : json;
 }

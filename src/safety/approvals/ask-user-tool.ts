@@ -37,16 +37,6 @@ const parameters = lazySchema<AskUserArgs>((z) =>
   }),
 );
 
-/** The JSON Schema of `parameters`, as zod writes it. */
-const PARAMETERS_JSON = {
-  type: 'object',
-  properties: {
-    question: { type: 'string', minLength: 1, description: QUESTION },
-    options: { description: OPTIONS, minItems: 1, type: 'array', items: { type: 'string', minLength: 1 } },
-  },
-  required: ['question'],
-};
-
 /**
  * A tool the model calls to ask the user. With `options` it is a decision,
  * otherwise free text. The result tells the model what happened:
@@ -55,12 +45,12 @@ const PARAMETERS_JSON = {
  */
 export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, string> {
   const runtime = resolveRuntime(options.runtime);
+  const name = options.name ?? 'ask_user';
   return defineTool({
-    name: options.name ?? 'ask_user',
+    name,
     description:
       'Ask the user a question and wait for the answer. Give `options` when the user should choose one of them.',
     parameters,
-    jsonSchema: PARAMETERS_JSON,
     async execute({ question, options: choices }, ctx) {
       const { outcome, request } = await askHuman(
         choices
@@ -69,9 +59,16 @@ export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, stri
               title: question,
               options: choices,
               timeoutMs: options.timeoutMs,
+              toolName: name,
               toolCallId: ctx.toolCallId,
             }
-          : { kind: 'input', title: question, timeoutMs: options.timeoutMs, toolCallId: ctx.toolCallId },
+          : {
+              kind: 'input',
+              title: question,
+              timeoutMs: options.timeoutMs,
+              toolName: name,
+              toolCallId: ctx.toolCallId,
+            },
         {
           bus: options.bus,
           runId: ctx.runId,
@@ -79,6 +76,7 @@ export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, stri
           random: runtime.random,
           emit: ctx.emit,
           signal: ctx.signal,
+          waitingForHuman: ctx.waitingForHuman,
         },
       );
       const text = describeOutcome(outcome);

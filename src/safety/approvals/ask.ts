@@ -32,6 +32,8 @@ export interface AskContext {
    * is closed and `interrupt_response` reports `cancelled`.
    */
   signal?: AbortSignal;
+  /** Told when the wait for the answer starts; what it returns is called when it ends (see `ToolContext.waitingForHuman`). */
+  waitingForHuman?: () => () => void;
 }
 
 /** A question and its answer. */
@@ -58,9 +60,11 @@ export async function askHuman(spec: InterruptSpec, ctx: AskContext): Promise<As
   await abortable(ctx.bus.publish(request), ctx.signal);
   ctx.emit?.emit('interrupt', { interrupt: interruptView(request) });
   let answer: Awaited<ReturnType<InterruptBus['waitFor']>>;
+  const waited = ctx.waitingForHuman?.();
   try {
     answer = await ctx.bus.waitFor(request.id, { timeoutMs: request.timeoutMs, signal: ctx.signal });
   } catch (error) {
+    waited?.();
     if (isAbortError(error)) {
       ctx.emit?.emit('interrupt_response', { interruptId: request.id, action: 'cancelled', timedOut: false });
     } else if (isBusFailure(error)) {
@@ -68,6 +72,7 @@ export async function askHuman(spec: InterruptSpec, ctx: AskContext): Promise<As
     }
     throw error;
   }
+  waited?.();
   const outcome: InterruptOutcome = answer
     ? { ...answer, timedOut: false }
     : { ...defaultResponse(request), timedOut: true };

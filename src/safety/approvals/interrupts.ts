@@ -55,7 +55,7 @@ export interface InterruptOutcome extends InterruptResponse {
 }
 
 /** Why an interrupt operation failed. */
-export type InterruptErrorKind = 'invalid_request' | 'invalid_response' | 'bus';
+export type InterruptErrorKind = 'invalid_request' | 'invalid_response' | 'bus' | 'already_answered';
 
 /** A malformed interrupt or answer, or a bus failure. */
 export class InterruptError extends TandemError<InterruptErrorKind> {

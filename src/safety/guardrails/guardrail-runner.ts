@@ -6,8 +6,8 @@
  */
 import { AbortError, errorMessage } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
-import { isThenable } from '../../core/maybe-async.js';
 import type { Clock } from '../../core/seams.js';
+import { isThenable } from '../../core/thenable.js';
 import type {
   Guardrail,
   GuardrailAction,

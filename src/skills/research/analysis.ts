@@ -6,7 +6,7 @@
  */
 import { lazySchema } from '../../model/lazy-zod.js';
 import { defineSkill } from '../define-skill.js';
-import { researchZod, stepParamsJson } from './schemas.js';
+import { researchZod } from './schemas.js';
 import { formatSources } from './sources.js';
 
 const ANALYST =
@@ -21,7 +21,6 @@ export const analyzeSkill = defineSkill({
   description: 'Analyse numbered sources for relevance and key findings, citing them as [n]',
   category: 'research',
   parameters: lazySchema((z) => researchZod.with(z).analyzeParams),
-  parametersSchema: stepParamsJson(),
   output: lazySchema((z) => researchZod.with(z).analyzeOutput),
   async run({ query, guidance, sources }, ctx) {
     const prompt = `Question: ${query}\nFocus: ${guidance}\n\nSources:\n${formatSources(sources)}\n\nAnalyse the sources.`;
@@ -35,7 +34,6 @@ export const synthesizeSkill = defineSkill({
   description: 'Synthesise analysed findings into one account, keeping [n] citations',
   category: 'research',
   parameters: lazySchema((z) => researchZod.with(z).synthesizeParams),
-  parametersSchema: stepParamsJson('analysis'),
   output: lazySchema((z) => researchZod.with(z).synthesizeOutput),
   async run({ query, guidance, sources, analysis }, ctx) {
     const list = sources.map((s) => `[${s.n}] ${s.title}`).join('\n');

@@ -5,7 +5,7 @@
  */
 import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import { defineSkill } from '../define-skill.js';
-import { PARAMS_JSON, researchZod } from './schemas.js';
+import { researchZod } from './schemas.js';
 
 /** How thorough a research run is. */
 export type ResearchDepth = 'quick' | 'standard' | 'deep';
@@ -89,7 +89,6 @@ export function configureSkill(depths: Readonly<Record<ResearchDepth, DepthBudge
     description: 'Choose the search budget (queries, rounds, sources) and focus of a research run',
     category: 'research',
     parameters: researchParamsSchema,
-    parametersSchema: PARAMS_JSON,
     output: researchPlanSchema,
     run({ query, depth, scenario }) {
       const chosen = scenario ?? inferScenario(query);

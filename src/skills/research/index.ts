@@ -22,6 +22,11 @@ export interface ResearchSkillsOptions {
   search: ResearchSearch;
   /** Budgets by depth, over {@link RESEARCH_DEPTHS}. */
   depths?: Partial<Record<ResearchDepth, DepthBudget>>;
+  /**
+   * Searches of one round running at once. Default 1: one after another, as
+   * the seeds do. Sources are numbered in query order either way.
+   */
+  searchConcurrency?: number;
 }
 
 /**
@@ -39,7 +44,7 @@ export function researchSkills(options: ResearchSkillsOptions): Skill[] {
   return [
     researchSkill,
     configureSkill(depths),
-    searchSkill(options.search),
+    searchSkill(options.search, options.searchConcurrency),
     analyzeSkill,
     synthesizeSkill,
     reportSkill,

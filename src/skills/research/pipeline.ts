@@ -16,7 +16,7 @@ import {
   researchParamsSchema,
 } from './config.js';
 import type { CitedReport } from './report.js';
-import { PARAMS_JSON, researchZod } from './schemas.js';
+import { researchZod } from './schemas.js';
 import type { SearchOutput } from './search.js';
 import type { Source } from './sources.js';
 
@@ -64,7 +64,6 @@ export const researchSkill = defineSkill({
   category: 'research',
   tags: ['web', 'report', 'citations'],
   parameters: researchParamsSchema,
-  parametersSchema: PARAMS_JSON,
   output: researchOutputSchema,
   async run(params, ctx) {
     const plan = await skillStage(ctx, 'config', `${params.depth} research`, () =>

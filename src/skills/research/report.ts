@@ -6,7 +6,7 @@
  */
 import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import { defineSkill } from '../define-skill.js';
-import { researchZod, stepParamsJson } from './schemas.js';
+import { researchZod } from './schemas.js';
 import { formatSources, type Source } from './sources.js';
 
 const WRITER =
@@ -69,7 +69,6 @@ export const reportSkill = defineSkill({
   description: 'Write a Markdown research report with numbered citations mapped to the sources',
   category: 'research',
   parameters: lazySchema((z) => researchZod.with(z).reportParams),
-  parametersSchema: stepParamsJson('synthesis'),
   output: reportOutputSchema,
   async run({ query, guidance, sources, synthesis }, ctx) {
     const prompt = `Question: ${query}\nFocus: ${guidance}\n\nSources:\n${formatSources(sources, 200)}\n\nSynthesis:\n${synthesis}\n\nWrite the report.`;

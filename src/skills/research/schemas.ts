@@ -1,7 +1,7 @@
 /**
- * The research skills' schemas: zod builds them on first validation (see
- * `model/lazy-zod.ts`), and the parameters' JSON Schemas, which a skill needs
- * when it is defined, are written out as zod writes them.
+ * The research skills' schemas: zod builds them on first use (see
+ * `model/lazy-zod.ts`); the parameters' JSON Schemas are made from them when
+ * a model is first shown the skills.
  * @module
  */
 import { zodBuilt } from '../../model/lazy-zod.js';
@@ -63,51 +63,3 @@ export const researchZod = zodBuilt((z) => {
     }),
   };
 });
-
-const STRING = { type: 'string' };
-const COUNT = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
-const SOURCES = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { n: COUNT, title: STRING, url: STRING, snippet: STRING },
-    required: ['n', 'title', 'url', 'snippet'],
-  },
-};
-
-/** JSON Schema of the parameters of `research` and `research.configure`. */
-export const PARAMS_JSON = {
-  type: 'object',
-  properties: {
-    query: { type: 'string', minLength: 1, description: QUERY },
-    depth: { default: 'standard', description: DEPTH, type: 'string', enum: DEPTHS },
-    scenario: { description: SCENARIO, type: 'string', enum: SCENARIOS },
-  },
-  required: ['query'],
-};
-
-/** JSON Schema of a configured plan, the parameters of `research.search`. */
-export const PLAN_JSON = {
-  type: 'object',
-  properties: {
-    query: STRING,
-    depth: { type: 'string', enum: DEPTHS },
-    scenario: { type: 'string', enum: SCENARIOS },
-    queriesPerRound: COUNT,
-    rounds: COUNT,
-    maxSources: COUNT,
-    guidance: STRING,
-  },
-  required: ['query', 'depth', 'scenario', 'queriesPerRound', 'rounds', 'maxSources', 'guidance'],
-};
-
-/** JSON Schema of the parameters of a step after the search, plus its own `extra` string. */
-export function stepParamsJson(extra?: string): Record<string, unknown> {
-  const properties: Record<string, unknown> = {
-    query: STRING,
-    guidance: { default: '', type: 'string' },
-    sources: SOURCES,
-  };
-  if (extra) properties[extra] = STRING;
-  return { type: 'object', properties, required: extra ? ['query', 'sources', extra] : ['query', 'sources'] };
-}

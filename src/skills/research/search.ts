@@ -4,7 +4,9 @@
  * a numbered sources list, a `source` event per new source.
  * @module
  */
+import pLimit from 'p-limit';
 import { errorMessage, isAbortError } from '../../core/errors.js';
+import { abortErrorOf } from '../../core/run.js';
 import { parseJSONLoose } from '../../model/json.js';
 import { type LazySchema, lazySchema } from '../../model/lazy-zod.js';
 import { stringifyOutput } from '../../tools/output.js';
@@ -12,7 +14,7 @@ import type { SkillContext } from '../context.js';
 import { defineSkill } from '../define-skill.js';
 import { SkillError } from '../errors.js';
 import { type ResearchPlan, researchPlanSchema } from './config.js';
-import { PLAN_JSON, researchZod } from './schemas.js';
+import { researchZod } from './schemas.js';
 import {
   formatSources,
   type SearchFunction,
@@ -40,18 +42,23 @@ export const searchOutputSchema: LazySchema<SearchOutput> = lazySchema(
   (z) => researchZod.with(z).searchOutput,
 );
 
-/** `research.search`: the search loop of a configured plan. */
-export function searchSkill(search: ResearchSearch) {
+/**
+ * `research.search`: the search loop of a configured plan. A round's queries
+ * run up to `concurrency` at once (default 1: one after another, as the seeds
+ * do); their hits are taken in query order, so sources are numbered the same
+ * however the searches finish.
+ */
+export function searchSkill(search: ResearchSearch, concurrency = 1) {
   return defineSkill({
     id: 'research.search',
     description:
       'Search the web in rounds for a configured research plan; returns numbered, deduplicated sources',
     category: 'research',
     parameters: researchPlanSchema,
-    parametersSchema: PLAN_JSON,
     output: searchOutputSchema,
     requiredTools: typeof search === 'string' ? [search] : [],
     async run(plan, ctx) {
+      const limit = pLimit(concurrency);
       const sources = new SourceList(plan.maxSources);
       const done = new Set<string>();
       const queries: string[] = [];
@@ -63,15 +70,16 @@ export function searchSkill(search: ResearchSearch) {
         for (const query of fresh) {
           done.add(query.toLowerCase());
           queries.push(query);
-          let hits: SearchResult[];
-          try {
-            hits = await runSearch(ctx, search, query);
-          } catch (error) {
-            if (isAbortError(error) || ctx.signal.aborted) throw error;
-            failedQueries.push({ query, error: errorMessage(error) });
+        }
+        const searches = fresh.map((query) => limit(() => searchOnce(ctx, search, query)));
+        for (const [i, searching] of searches.entries()) {
+          const found = await searching;
+          if ('aborted' in found) throw found.aborted;
+          if ('failed' in found) {
+            failedQueries.push({ query: fresh[i]!, error: found.failed });
             continue;
           }
-          for (const hit of hits) {
+          for (const hit of found.hits) {
             const source = sources.add(hit);
             if (source)
               ctx.emit.emit('source', { title: source.title, url: source.url, snippet: source.snippet });
@@ -115,6 +123,22 @@ async function planQueries(
     ? parsed.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim())
     : [];
   return list.length === 0 && round === 1 ? [plan.query] : list;
+}
+
+/** One query's hits, or why it has none; never rejects, so searches of a round left behind by an abort reject nowhere. */
+async function searchOnce(
+  ctx: SkillContext,
+  search: ResearchSearch,
+  query: string,
+): Promise<{ hits: SearchResult[] } | { failed: string } | { aborted: unknown }> {
+  // A search queued behind one the abort ended does not start.
+  if (ctx.signal.aborted) return { aborted: abortErrorOf(ctx.signal) };
+  try {
+    return { hits: await runSearch(ctx, search, query) };
+  } catch (error) {
+    if (isAbortError(error) || ctx.signal.aborted) return { aborted: error };
+    return { failed: errorMessage(error) };
+  }
 }
 
 async function runSearch(ctx: SkillContext, search: ResearchSearch, query: string): Promise<SearchResult[]> {

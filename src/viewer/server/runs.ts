@@ -161,7 +161,9 @@ export function record(entry: RunEntry, event: TandemEvent): void {
       entry.pending.delete(event.interruptId);
       break;
     case 'complete':
-      entry.status = 'completed';
+      // A run waiting for answers resolves `interrupted`: paused, not done; a failed one resolves too.
+      entry.status =
+        event.status === 'interrupted' ? 'paused' : event.status === 'failed' ? 'failed' : 'completed';
       entry.endedAt = event.at;
       break;
     case 'error':

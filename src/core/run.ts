@@ -4,11 +4,11 @@
  * exactly one `complete` or `error` event.
  * @module
  */
-import { onAbort } from '../core/abort-listeners.js';
-import { AbortError, errorMessage, isAbortError, RunError, TandemError } from '../core/errors.js';
-import type { EventBus } from '../core/event-bus.js';
-import type { EventPayloads, EventType, TandemEvent } from '../core/events.js';
-import type { Usage } from '../core/usage.js';
+import { onAbort } from './abort-listeners.js';
+import { AbortError, errorMessage, isAbortError, RunError, TandemError } from './errors.js';
+import type { EventBus } from './event-bus.js';
+import type { EventPayloads, EventType, TandemEvent } from './events.js';
+import type { Usage } from './usage.js';
 
 /** What a {@link Run} executes and how its result becomes the `complete` event. */
 export interface RunInit<T> {
@@ -17,9 +17,10 @@ export interface RunInit<T> {
   /** The caller's signal; aborting it aborts the run. */
   signal?: AbortSignal;
   /**
-   * The work. It gets the run's signal, and `abort` to abort it itself (so
-   * it needs no controller of its own); it must not emit `complete` or
-   * `error`.
+   * The work. It gets the run's signal (possibly aborted already), and
+   * `abort` to abort it itself (so it needs no controller of its own); it
+   * resolves with the result of every ending, failures included, and
+   * rejects only for misuse. It must not emit `complete` or `error`.
    */
   body: (signal: AbortSignal, abort: (reason?: unknown) => void) => Promise<T>;
   /** The payload of the `complete` event for a result. */
@@ -47,14 +48,17 @@ const noop = () => {};
  * ```
  *
  * An iterator started after the run ended yields nothing; `result` always
- * settles. `result` rejects with the typed error (a {@link TandemError}) when
- * the run ends in `error`; leaving it unobserved is safe (no unhandled
- * rejection).
+ * settles. It resolves with the result however the run ended — `success`,
+ * `partial`, `interrupted` or `failed`, with a typed `error` when not
+ * `success` (docs/results.md) — and the run ends with `complete`. It rejects
+ * only for misuse or configuration (a `ConfigError`, found once the run
+ * started), after an `error` event; leaving it unobserved is safe (no
+ * unhandled rejection).
  */
 export class Run<T> implements AsyncIterable<TandemEvent> {
   /** The run's id, stamped on every event. */
   readonly runId: string;
-  /** The outcome: resolves after `complete`, rejects after `error`. */
+  /** The outcome: resolves after `complete`; rejects after `error` (misuse only). */
   readonly result: Promise<T>;
   private readonly bus: EventBus;
   private readonly controller = new AbortController();
@@ -78,7 +82,7 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
   /** What the body aborts the run with (its own reason, or none). */
   private readonly abortWith = (reason?: unknown): void => this.controller.abort(reason);
 
-  /** Aborts the run: the model call and every tool see the signal; the run ends with an `aborted` error. */
+  /** Aborts the run: the model call and every tool see the signal; the result is `failed` with an `AbortError`. */
   abort(reason?: unknown): void {
     this.controller.abort(reason ?? new AbortError('run aborted by the caller'));
   }
@@ -117,7 +121,7 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
     const signal = this.controller.signal;
     let body: Promise<T>;
     try {
-      body = signal.aborted ? Promise.reject(abortErrorOf(signal)) : init.body(signal, this.abortWith);
+      body = init.body(signal, this.abortWith);
     } catch (error) {
       body = Promise.reject(error);
     }
