@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createResilientInvoker, defineTool, Executor } from 'tandem-agents';
+import { defineTool, Executor } from 'tandem-agents';
 import { fromAISDK } from 'tandem-agents/ai-sdk';
 import { z } from 'zod';
 import server from './openai-server.cjs';
@@ -28,8 +28,9 @@ try {
     parameters: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => executed.push([a, b]) && a + b,
   });
-  const invoker = createResilientInvoker({ models: [model], retry: { baseDelayMs: 1, jitter: 0 } });
-  const run = new Executor({ model, invoker, tools: [add] }).run('What is 2 + 3?');
+  const run = new Executor({ model, retry: { baseDelayMs: 1, jitter: 0 }, tools: [add] }).run(
+    'What is 2 + 3?',
+  );
   const retried = [];
   run.on('retry', (event) => retried.push(event.error.kind));
   const result = await run.result;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 
 /** Runs the agent and throws an AssertionError on any difference from the expected run. */
 export async function runToolAgent({ tandem, testing, parameters }) {
-  const { Executor, ModelError, createResilientInvoker, defineTool } = tandem;
+  const { Executor, ModelError, defineTool } = tandem;
   const executed = [];
   const add = defineTool({
     name: 'add',
@@ -27,8 +27,9 @@ export async function runToolAgent({ tandem, testing, parameters }) {
     { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
     { text: 'The sum is 5.' },
   ]);
-  const invoker = createResilientInvoker({ models: [model], retry: { baseDelayMs: 1, jitter: 0 } });
-  const run = new Executor({ model, invoker, tools: [add] }).run('What is 2 + 3?');
+  const run = new Executor({ model, retry: { baseDelayMs: 1, jitter: 0 }, tools: [add] }).run(
+    'What is 2 + 3?',
+  );
   const retried = [];
   run.on('retry', (event) => retried.push(event.error.kind));
   const result = await run.result;

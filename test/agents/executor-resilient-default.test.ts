@@ -5,7 +5,15 @@
  * the model as on the Orchestrator.
  */
 import { describe, expect, it } from 'vitest';
-import { type ChatModel, Executor, ModelError, type ModelInvoker, RunError } from '../../src/index.js';
+import {
+  type ChatModel,
+  ConfigError,
+  directInvoker,
+  Executor,
+  ModelError,
+  type ModelInvoker,
+  RunError,
+} from '../../src/index.js';
 import { ScriptedModel, testRuntime } from '../../src/testing/index.js';
 import { ofType, runCollect } from '../support/executor-fixtures.js';
 
@@ -67,5 +75,14 @@ describe('Executor: resilient by default', () => {
     const { result } = await runCollect(new Executor({ model, invoker, runtime: testRuntime() }), 'hi');
     expect(given).toEqual([model]);
     expect(result).toMatchObject({ output: 'ok' });
+  });
+});
+
+describe('an invoker given as an instance', () => {
+  it('is refused with a ConfigError that shows the factory form', () => {
+    const model = new ScriptedModel([{ text: 'hi' }]);
+    const invoker = directInvoker(model);
+    expect(() => new Executor({ model, invoker: invoker as never })).toThrow(ConfigError);
+    expect(() => new Executor({ model, invoker: invoker as never })).toThrow(/invoker: \(\) => yourInvoker/);
   });
 });

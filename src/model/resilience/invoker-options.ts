@@ -3,6 +3,7 @@
  * they make of them: resilient by default, with the seeds' numbers.
  * @module
  */
+import { ConfigError } from '../../core/errors.js';
 import type { Runtime } from '../../core/seams.js';
 import type { ModelInvoker } from '../invoke.js';
 import type { ChatModel } from '../types.js';
@@ -28,7 +29,13 @@ export function invokerFactory(
   options: ResilienceOptions,
   runtime: Partial<Runtime>,
 ): (model: ChatModel) => ModelInvoker {
-  if (options.invoker) return options.invoker;
+  if (options.invoker) {
+    if (typeof options.invoker === 'function') return options.invoker;
+    // An invoker instance was the Executor's form before the two classes shared the factory.
+    throw new ConfigError(
+      '`invoker` is a factory `(model) => ModelInvoker`: pass `invoker: () => yourInvoker` (or use `retry` / `fallbacks`)',
+    );
+  }
   const { retry, fallbacks = [] } = options;
   const seams = { clock: runtime.clock, random: runtime.random };
   return (model) => createResilientInvoker({ models: [model, ...fallbacks], retry, runtime: seams });
