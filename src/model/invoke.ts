@@ -36,6 +36,12 @@ export interface ModelInvoker {
    * run can check their prices before it starts. Absent means `[model]`.
    */
   readonly models?: readonly ChatModel[];
+  /**
+   * True when the invoker retries retryable model failures itself, so a
+   * caller's own attempt loop (`generateWithRetry`) keeps only its re-asks
+   * instead of multiplying the retries.
+   */
+  readonly retries?: boolean;
   invoke(request: ModelRequest, options?: InvokeOptions): Promise<ModelResponse>;
 }
 

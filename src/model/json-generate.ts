@@ -143,7 +143,8 @@ async function attemptOnce<T>(
       cause: error,
     });
     const retryAfterMs = error instanceof ModelError ? (error.retryAfterMs ?? 0) : 0;
-    return { failure, retryable: isRetryable(error), retryAfterMs };
+    // An invoker that retries has already spent its retries on this failure.
+    return { failure, retryable: !invoker.retries && isRetryable(error), retryAfterMs };
   }
   addUsage(usage, response.usage);
   if (options.usage) addUsage(options.usage, response.usage);

@@ -118,6 +118,7 @@ class ResilientInvoker implements ModelInvoker {
   readonly model: ChatModel;
   readonly models: readonly ChatModel[];
   private readonly retry: RetryPolicy;
+  readonly retries: boolean;
   private readonly stream: StreamPolicy;
   private readonly context: ContextRecoveryPolicy;
   private readonly eagerKinds: ReadonlySet<ModelErrorKind>;
@@ -133,6 +134,7 @@ class ResilientInvoker implements ModelInvoker {
     this.model = primary;
     this.id = primary.id;
     this.retry = resolveRetryPolicy(options.retry);
+    this.retries = this.retry.maxRetries > 0;
     this.stream = resolveStreamPolicy(options.stream);
     this.context = resolveContextRecoveryPolicy(options.contextRecovery);
     this.eagerKinds = resolveEagerKinds(options.fallback);
