@@ -11,7 +11,6 @@ import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { abortErrorOf } from '../../core/run.js';
 import type { BudgetGuard } from '../../core/run-budget.js';
-import type { Clock } from '../../core/seams.js';
 import type { ConversationState } from '../../state/run-state.js';
 import { type Executor, executeOn } from '../executor/index.js';
 
@@ -28,7 +27,6 @@ export type FailedAttempt = Extract<AttemptOutcome, { ok: false }>;
 
 /** What every attempt of a step shares. */
 export interface AttemptSettings {
-  clock: Clock;
   stepTimeoutMs: number;
   /** The run's budget: the attempt's execution stops when it is spent. */
   budget?: BudgetGuard;

@@ -10,7 +10,6 @@ import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import type { BudgetGuard } from '../../core/run-budget.js';
 import { framedMessage } from '../../core/run-input.js';
-import type { Clock } from '../../core/seams.js';
 import type { ConversationState } from '../../state/run-state.js';
 import type { Executor } from '../executor/index.js';
 import type { Plan, Planner } from '../planner/index.js';
@@ -28,7 +27,6 @@ export interface StepLadderDeps {
   /** Runs the planner model as an agent for takeovers. */
   takeover: Executor;
   planner: Planner;
-  clock: Clock;
   /** The run's budget, passed to every attempt. */
   budget?: BudgetGuard;
   stepTimeoutMs: number;

@@ -23,7 +23,6 @@ export async function runStepJob(
       executor: parts.executor,
       takeover: parts.takeover,
       planner: parts.planner,
-      clock: parts.runtime.clock,
       stepTimeoutMs: options.stepTimeoutMs ?? 180_000,
       maxFindingChars: options.maxFindingChars ?? 2_000,
       instructions: options.instructions,
