@@ -71,10 +71,12 @@ function executorRun({ K = opts.K, P = 1, stream = false, history, ...extra } = 
     model: fakeModel(K, P, stream),
     tools: [add],
     instructions: SYSTEM_PROMPT,
-    // Far from the budget warnings, which would ride on the tool results the model sums.
-    maxIterations: 2 * K + 5,
     stream,
     ...extra,
+    limits: {
+      // Far from the budget warnings, which would ride on the tool results the model sums.
+      maxIterations: 2 * K + 5,
+    },
   });
   const runOptions = history ? { history } : undefined;
   return verified(K, P, async () => {
@@ -112,8 +114,8 @@ async function withHistory(history) {
     const runs = { ...opts, runs: opts.runs * 2 };
     const none = contextPerConversation({ contextWindow: 10_000_000 });
     const prior = contextPerConversation({ contextWindow: 10_000_000 });
-    const without = executorRun({ K, context: none });
-    const withPrior = executorRun({ K, history, context: prior });
+    const without = executorRun({ K, context: { manager: none } });
+    const withPrior = executorRun({ K, history, context: { manager: prior } });
     // Alternated, so drift on a shared machine hits both alike.
     const a = [];
     const b = [];
@@ -209,8 +211,8 @@ const str = await perTurn(executorRun({ stream: true }));
 const counter = new TokenCounter({ model: 'gpt-4o' });
 await counter.ready();
 const exact = contextPerConversation({ model: 'gpt-4o', counter });
-const tokens = await perTurn(executorRun({ P: 4, context: exact }));
-const gate = await perTurn(executorRun({ P: 4, gate: new Guardrails().toolGate() }));
+const tokens = await perTurn(executorRun({ P: 4, context: { manager: exact } }));
+const gate = await perTurn(executorRun({ P: 4, safety: { gate: new Guardrails().toolGate() } }));
 const history = await withHistory(priorHistory(opts.history));
 const heap = typeof globalThis.gc === 'function' ? await waitingHeap(opts.waiting) : undefined;
 

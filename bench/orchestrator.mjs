@@ -55,12 +55,9 @@ const executorModel = {
 };
 
 const orchestrator = new Orchestrator({
-  planner,
-  executor: executorModel,
-  verifier,
-  finalizer,
+  models: { planner, executor: executorModel, verifier, finalizer },
   tools: [add],
-  classify: async () => 'complex',
+  planning: { classify: async () => 'complex' },
 });
 
 async function orchestrated() {

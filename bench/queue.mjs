@@ -40,12 +40,14 @@ const planOf = (steps) => ({
 function orchestrator(steps, stepRunner, stepConcurrency) {
   const plan = JSON.stringify(planOf(steps));
   return new Orchestrator({
-    planner: { id: 'bench:planner', generate: async () => reply(plan) },
-    executor: { id: 'bench:executor', generate: async () => reply('done') },
-    verifier: false,
-    finalizer: { id: 'bench:finalizer', generate: async () => reply('All done.') },
-    classify: async () => 'complex',
-    stepConcurrency,
+    models: {
+      planner: { id: 'bench:planner', generate: async () => reply(plan) },
+      executor: { id: 'bench:executor', generate: async () => reply('done') },
+      verifier: false,
+      finalizer: { id: 'bench:finalizer', generate: async () => reply('All done.') },
+    },
+    planning: { classify: async () => 'complex' },
+    limits: { stepConcurrency },
     stepRunner,
   });
 }

@@ -14,9 +14,8 @@ const deliverables = (task: string) =>
 const planner = new ScriptedModel([]); // never called for these tasks
 const executor = new ScriptedModel([{ text: 'Done: a summary of the Q3 numbers.' }]);
 const orchestrator = new Orchestrator({
-  planner,
-  executor,
-  classify: (task) => (deliverables(task) > 1 ? 'complex' : 'simple'),
+  models: { planner, executor },
+  planning: { classify: (task) => (deliverables(task) > 1 ? 'complex' : 'simple') },
 });
 
 const task = 'Please write a summary of the Q3 numbers for the board meeting next week';

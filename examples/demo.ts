@@ -105,12 +105,10 @@ async function main(): Promise<void> {
   console.log(real ? `tandem demo on ${models.executor.id}` : 'tandem demo (offline, scripted models)');
   console.log(`${bold('task')} ${TASK}\n`);
   const orchestrator = new Orchestrator({
-    planner: models.planner,
-    executor: models.executor,
-    verifier: models.verifier,
+    models: { planner: models.planner, executor: models.executor, verifier: models.verifier },
     tools: [lookupPopulation, add],
-    classify: 'llm',
-    executorOptions: real ? {} : { maxIterations: 3 },
+    planning: { classify: 'llm' },
+    limits: real ? {} : { maxIterations: 3 },
   });
   const run = orchestrator.run(TASK);
   for await (const event of run) print(event);

@@ -38,27 +38,32 @@ const usage = (input: number, output: number) => ({ inputTokens: input, outputTo
 const step = (id: string, description: string, dependsOn: string[] = []) => ({ id, description, dependsOn });
 
 const orchestrator = new Orchestrator({
-  planner: new ScriptedModel([
-    { text: '{"needsPlan": true, "reasoning": "two documents, then a summary"}', usage: usage(120, 15) },
-    {
-      text: JSON.stringify({
-        title: 'Brief',
-        summary: 'Read pricing, then summarise.',
-        steps: [step('pricing', 'Read the pricing document'), step('brief', 'Write the brief', ['pricing'])],
-      }),
-      usage: usage(300, 60),
-    },
-  ]),
-  executor: new ScriptedModel([
-    { toolCalls: [{ name: 'read_doc', args: { name: 'pricing' } }], usage: usage(400, 20) },
-    { toolCalls: [{ name: 'read_doc', args: { name: 'secret' } }], usage: usage(450, 20) },
-    { text: 'Basic costs 10 EUR, Pro 25 EUR.', usage: usage(500, 12) },
-    { text: 'Brief: two plans, 10 and 25 EUR a month.', usage: usage(350, 18) },
-  ]),
-  verifier: new ScriptedModel([{ text: 'PASS: complete.', usage: usage(200, 5) }]),
-  finalizer: ({ steps }) => steps.at(-1)?.output ?? '',
+  models: {
+    planner: new ScriptedModel([
+      { text: '{"needsPlan": true, "reasoning": "two documents, then a summary"}', usage: usage(120, 15) },
+      {
+        text: JSON.stringify({
+          title: 'Brief',
+          summary: 'Read pricing, then summarise.',
+          steps: [
+            step('pricing', 'Read the pricing document'),
+            step('brief', 'Write the brief', ['pricing']),
+          ],
+        }),
+        usage: usage(300, 60),
+      },
+    ]),
+    executor: new ScriptedModel([
+      { toolCalls: [{ name: 'read_doc', args: { name: 'pricing' } }], usage: usage(400, 20) },
+      { toolCalls: [{ name: 'read_doc', args: { name: 'secret' } }], usage: usage(450, 20) },
+      { text: 'Basic costs 10 EUR, Pro 25 EUR.', usage: usage(500, 12) },
+      { text: 'Brief: two plans, 10 and 25 EUR a month.', usage: usage(350, 18) },
+    ]),
+    verifier: new ScriptedModel([{ text: 'PASS: complete.', usage: usage(200, 5) }]),
+    finalizer: ({ steps }) => steps.at(-1)?.output ?? '',
+  },
   tools: [readDoc],
-  classify: 'llm',
+  planning: { classify: 'llm' },
   runtime: { tracing },
   prices: { model: { input: 2.5, output: 10 } },
 });

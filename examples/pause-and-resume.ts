@@ -26,11 +26,10 @@ const refund = defineTool({
 
 function orchestrator(dir: string, executor: ScriptedModel, planner: ScriptedModel) {
   return new Orchestrator({
-    planner,
-    executor,
+    models: { planner, executor },
     tools: [refund],
-    classify: 'llm',
-    checkpoints: new FileCheckpointStore<RunState>({ dir }),
+    planning: { classify: 'llm' },
+    checkpoints: { store: new FileCheckpointStore<RunState>({ dir }) },
   });
 }
 

@@ -68,9 +68,11 @@ const verifier = new ScriptedModel([
   { text: 'PASS: complete.' },
 ]);
 
-const run = new Orchestrator({ planner, executor, verifier, tools: [readDoc], classify: 'llm' }).run(
-  'Write a customer brief covering pricing, roadmap and the refund policy.',
-);
+const run = new Orchestrator({
+  models: { planner, executor, verifier },
+  tools: [readDoc],
+  planning: { classify: 'llm' },
+}).run('Write a customer brief covering pricing, roadmap and the refund policy.');
 run.on('plan_overview', (e) => console.log(`plan: ${e.steps.map((s) => s.id).join(', ')}`));
 run.on('plan_step_completed', (e) => console.log(`  ✓ ${e.stepId}: ${e.output}`));
 run.on('plan_revised', (e) =>

@@ -18,12 +18,11 @@ import {
 } from 'tandem-agents';
 import { add, lookupPopulation, scriptedModels } from './support/population-scenario.js';
 
-const models = scriptedModels();
 const orchestrator = new Orchestrator({
-  ...models,
+  models: scriptedModels(),
   tools: [lookupPopulation, add],
-  classify: 'llm',
-  executorOptions: { maxIterations: 3 },
+  planning: { classify: 'llm' },
+  limits: { maxIterations: 3 },
 });
 
 const MARK: Record<StepProgress['status'], string> = {

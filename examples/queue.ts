@@ -32,13 +32,15 @@ const population = defineTool({
 
 // The worker side: the executor model and the tools live here.
 const workerOrchestrator = new Orchestrator({
-  planner: new ScriptedModel([]),
-  executor: new ScriptedModel([
-    { toolCalls: [{ name: 'population', args: { city: 'Lisbon' } }] },
-    { text: 'Lisbon: 545,000.' },
-    { toolCalls: [{ name: 'population', args: { city: 'Porto' } }] },
-    { text: 'Porto: 232,000.' },
-  ]),
+  models: {
+    planner: new ScriptedModel([]),
+    executor: new ScriptedModel([
+      { toolCalls: [{ name: 'population', args: { city: 'Lisbon' } }] },
+      { text: 'Lisbon: 545,000.' },
+      { toolCalls: [{ name: 'population', args: { city: 'Porto' } }] },
+      { text: 'Porto: 232,000.' },
+    ]),
+  },
   tools: [population],
 });
 const worker = await startStepWorker({ connection: url, queueName, orchestrator: workerOrchestrator });
@@ -55,20 +57,22 @@ const step = (id: string, description: string) => ({
   dependsOn: [],
 });
 const main = new Orchestrator({
-  planner: new ScriptedModel([
-    { text: '{"needsPlan": true, "reasoning": "two look-ups"}' },
-    {
-      text: JSON.stringify({
-        title: 'Populations',
-        summary: 'Look up both cities',
-        steps: [step('lisbon', 'Population of Lisbon'), step('porto', 'Population of Porto')],
-      }),
-    },
-  ]),
-  executor: new ScriptedModel([]),
-  verifier: new ScriptedModel([{ text: 'PASS: both numbers found' }]),
-  finalizer: new ScriptedModel([{ text: 'Lisbon has 545,000 people and Porto 232,000.' }]),
-  classify: 'llm',
+  models: {
+    planner: new ScriptedModel([
+      { text: '{"needsPlan": true, "reasoning": "two look-ups"}' },
+      {
+        text: JSON.stringify({
+          title: 'Populations',
+          summary: 'Look up both cities',
+          steps: [step('lisbon', 'Population of Lisbon'), step('porto', 'Population of Porto')],
+        }),
+      },
+    ]),
+    executor: new ScriptedModel([]),
+    verifier: new ScriptedModel([{ text: 'PASS: both numbers found' }]),
+    finalizer: new ScriptedModel([{ text: 'Lisbon has 545,000 people and Porto 232,000.' }]),
+  },
+  planning: { classify: 'llm' },
   stepRunner: runner,
 });
 

@@ -55,7 +55,7 @@ function models(): { planner: ChatModel; executor: ChatModel } {
 }
 
 const { planner, executor } = models();
-const run = new Orchestrator({ planner, executor, classify: 'llm' }).run(
+const run = new Orchestrator({ models: { planner, executor }, planning: { classify: 'llm' } }).run(
   'Write two haiku, the second replying to the first.',
 );
 const byModel = new Map<string, number>();

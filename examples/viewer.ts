@@ -54,13 +54,15 @@ const bus = new MemoryInterruptBus();
 // The sum is harmless; it asks anyway, to show a question on the page.
 const approvals = new ApprovalGate({ bus, requiresApproval: (call) => call.tool.name === 'add' });
 const orchestrator = new Orchestrator({
-  planner: slowed(models.planner),
-  executor: slowed(models.executor),
-  verifier: slowed(models.verifier),
+  models: {
+    planner: slowed(models.planner),
+    executor: slowed(models.executor),
+    verifier: slowed(models.verifier),
+  },
   tools: [lookupPopulation, add],
-  classify: 'llm',
-  executorOptions: { maxIterations: 3 },
-  approvals,
+  planning: { classify: 'llm' },
+  limits: { maxIterations: 3 },
+  safety: { approvals },
 });
 
 const host = '127.0.0.1';

@@ -12,17 +12,18 @@
 
 // Agents: the executor (ReAct loop), the orchestrator, planning, routing and handoffs.
 export type {
-  AgentDescriptor, AgentProfile, ArtifactTransfer, ArtifactTransferReport, CheckpointErrorPolicy,
-  CheckpointReport, Classification, ClassifierPatterns, ClassifyContext, ClassifyMode, ClassifyOptions,
-  Complexity, ConversationContext, DirectSkills, EnhancePromptInput, ExecuteOptions, ExecutionStatus,
-  ExecutorOptions, ExecutorResult, ExecutorResultOf, ExecutorRunOptions, ExecutorTier, FinalizeInput,
+  AgentDescriptor, AgentProfile, AgentToolsRun, ArtifactTransfer, ArtifactTransferReport, CheckpointErrorPolicy,
+  CheckpointOptions, CheckpointReport, Classification, ClassifierPatterns, ClassifyContext, ClassifyMode, ClassifyOptions,
+  Complexity, ContextOptions, ConversationContext, DirectSkills, EnhancePromptInput, ExecuteOptions, ExecutionStatus,
+  ExecutorOptions, ExecutorResult, ExecutorResultOf, ExecutorRunOptions, FinalizeInput,
   FinalizeReducer, HandoffManagerOptions, HandoffRecord, HandoffRunOptions, HandoffRunResult, HandoffTarget,
-  HandoffVerdict, OrchestratorOptions, OrchestratorResult, OrchestratorResultOf, OrchestratorRun,
-  OrchestratorRunOptions, Plan, PlanCallOptions, PlanErrorKind, PlannerCallOptions, PlannerOptions,
-  PlannerPrompts, PlanningDecision, PlanPromptInput, PlanStep, PrepareRequestInfo, ReflectionOptions,
+  HandoffVerdict, LimitOptions, ModelSettings, OrchestratorContextOptions, OrchestratorLimitOptions,
+  OrchestratorModels, OrchestratorOptions, OrchestratorResult, OrchestratorResultOf, OrchestratorRun,
+  OrchestratorRunOptions, OrchestratorSafetyOptions, Plan, PlanCallOptions, PlanErrorKind, PlannerCallOptions, PlannerOptions,
+  PlannerPrompts, PlanningDecision, PlanningOptions, PlanPromptInput, PlanStep, PrepareRequestInfo, ReflectionOptions,
   ResumeOptions, RevisePromptInput, RevisionContext, RiskLevel, RouteOptions, RouteResult, RouterOptions, Run,
-  RunInit, SharedExecutorOptions, SkillMode, StepFinding, StepJob, StepJobContext, StepJobResult, StepOutcome,
-  StepRecord, StepRunner, StructuredOrchestratorResult, StructuredResult, SystemPromptSource,
+  RunInit, SafetyOptions, SessionRunOptions, SharedExecutorOptions, SkillMode, StepFinding, StepJob, StepJobContext, StepJobResult, StepOutcome,
+  StepResult, StepRunner, StructuredOrchestratorResult, StructuredResult, SystemPromptSource,
   TakeoverPromptInput, TodoStore, ToolHint, Verdict, Verification,
 } from './agents/index.js';
 export {
@@ -35,20 +36,22 @@ export {
 // Context: token counting, compression, system prompts and memory shared across steps.
 export type {
   BuiltSystemPrompt, CompressionResult, CompressOptions, ContextCompressorOptions, ContextFactoryOptions,
-  ContextManager, ContextManagerOptions, ConversationHistoryOptions, EncodingName, MediaTokenEstimate,
-  MediaTokenRule, PrepareInfo, PromptSections, SharedMemoryOptions, SharedMemoryValue,
+  ContextManager, ContextManagerOptions, ContextWindowSource, ConversationHistoryOptions, EncodingName, InstructionSource, MediaTokenEstimate,
+  MediaTokenRule, MemorySource, PrepareInfo, ProjectInstructionsOptions,PromptSections, SharedMemoryFields, SharedMemoryFieldValue,
+  SharedMemoryOptions, SharedMemoryValue,
   SystemPromptBuilderOptions, SystemPromptInput, TokenCounterOptions, WorkspaceEntry, WorkspaceLister,
-  WorkspaceTreeOptions,
+  WorkspaceTreeOptions, 
 } from './context/index.js';
 export {
-  ContextCompressor, ConversationHistory, contextPerConversation, createContextManager, SharedMemory,
-  SystemPromptBuilder, summaryBodyOf, TokenCounter, WorkspaceTree,
+  ContextCompressor, ConversationHistory, contextPerConversation, createContextManager, loadProjectInstructions,
+  SharedMemory, SystemPromptBuilder, summaryBodyOf, TokenCounter, WorkspaceTree,
 } from './context/index.js';
 
 // Core: errors, the event bus, usage and prices, message and media helpers.
 export type {
-  AssistantMessage, CancelTimer, Clock, Emitter, ErrorClass, ErrorInfo, EventBase, EventBusOptions,
-  EventPayloads, EventTags, EventType, ExecOptions, ExecResult, FileEntry, FilePart, GeneratedImage,
+  AssistantMessage, BudgetCheck, CancelTimer, Clock, Emitter, ErrorClass, ErrorInfo, EventBase, EventBusOptions,
+  EventListener, EventPayloads, EventTags, EventType, ExecOptions, ExecOutput, ExecResult, FileEntry, FilePart, GeneratedImage,
+  HeldReasoning, HeldRelease,
   IdGenerator, ImageCallOptions, ImageModel, ImagePart, ImageRequest, ImageResponse, InterruptView, MediaData,
   MediaPart, MediaPartOptions, MediaSummary, Message, ModelErrorKind, ModelErrorOptions, ModelPrice,
   PlanStepView, PriceLookup, PriceTable, ProviderMetadata, QueuedEvents, Random, ReasoningPart,
@@ -62,15 +65,14 @@ export {
   isModelError, isTandemError, ModelError, mediaTypeFromName, priceLookup, RunError, sniffMediaType,
   systemClock, TandemError, textOf, toBase64, userMessage,
 } from './core/index.js';
-
 // Models: invokers with retries and fallbacks, model tiers, streams and structured output.
 export type {
-  CallOptions, ChatModel, CompressHook, ContextRecoveryOptions, ExtractOptions, FallbackOptions, FinishReason,
+  CallOptions, ChatModel, CompressHook, ContextRecoveryOptions, EmbeddingModel, EmbeddingResult, ExtractOptions, FallbackOptions, FinishReason,
   GenerateObjectOptions, GenerateObjectResult, GenerateOptions, GenerateWithRetryOptions, InvokeOptions,
   JsonSchema, JsonShape, LargePromptTimeout, LazySchema, ModelInfo, ModelInvoker, ModelRequest, ModelResponse,
   ModelStreamPart, ModelTier, ModelTiers, ProviderConfig, ProviderFactory, ProviderFactoryOptions,
-  ProviderTiersOptions, ResilientInvokerOptions, ResponseFormat, RetryOptions, StreamOptions,
-  StructuredOutputErrorKind, StructuredOutputMode, SystemPart, TierMap, ToolChoice, ToolSpec,
+  ProviderTiersOptions, ResilienceOptions, ResilientInvokerOptions, ResponseFormat, RetryOptions, StreamOptions,
+  StructuredOutputErrorKind, StructuredOutputMode, SystemPart, TierMap, ToolChoice, ToolSpec
 } from './model/index.js';
 export {
   collectStream, createModelTiers, createProviderTiers, createResilientInvoker, directInvoker, extractJSON,
@@ -78,7 +80,6 @@ export {
   parseProvidersConfig, parseWithSchema, parseWithSchemaAsync, StreamInterruptedError, StructuredOutputError,
   watchPartialObject,
 } from './model/index.js';
-
 // Safety: guardrails, approvals and interrupts.
 export type {
   ApprovalGateOptions, ApprovalThreshold, AskContext, AskResult, AskUserArgs, AskUserToolOptions,
@@ -98,42 +99,43 @@ export {
   modelDetectorGuardrail, normalizeForMatching, piiGuardrail, runGuardrails, sanitizeUntrusted,
   toolArgsGuardrail, UNTRUSTED_CONTENT_INSTRUCTIONS, untrustedContentGuardrail, wrapUntrusted,
 } from './safety/index.js';
-
 // Skills: defining, registering and composing skills.
 export type {
   CitedReport, DepthBudget, GenerateTextOptions, ResearchDepth, ResearchOutput, ResearchScenario,
   ResearchSearch, ResearchSkillsOptions, SearchFunction, SearchResult, Skill, SkillContext, SkillDefinition,
   SkillEnvironment, SkillErrorDetails, SkillErrorKind, SkillInvokeOptions, SkillRegistryOptions, SkillSummary,
-  SkillToolsOptions, Source, ToolSkillOptions,
+  SkillsIndexOptions, SkillToolsOptions, Source, ToolSkillOptions,
 } from './skills/index.js';
 export {
   createSkillTools, defineSkill, RESEARCH_DEPTHS, rememberResearch, researchSkills, SkillError, SkillRegistry,
-  toolSkill,
+  skillsIndex, toolSkill,
 } from './skills/index.js';
-
-// State: checkpoints, saved run state and progress for UIs.
+// State: checkpoints, saved run state, sessions (conversations that persist) and progress for UIs.
 export type {
-  ApproveOptions, CheckpointErrorKind, CheckpointStore, ConversationState, EntryMeta, HandoffState,
+  ApproveOptions, CheckpointErrorKind, CheckpointStore, ConversationState, 
+  DeleteResourceReport, EntryMeta, HandoffState, MemoryOptions, MemoryStores,
   PendingInterrupt, PlanProgress, ProgressEntry, ProgressLimits, ProgressListener, ProgressSource,
-  ProgressStore, ProgressStoreOptions, RunPhase, RunProgress, RunState, RunStateErrorKind, RunStatus,
-  SavedStep, SSEResponseInit, StageProgress, StepProgress, StepState, StepStatus, TextStream, ToolActivity,
-  ToSSEOptions,
+  ProgressStore, ProgressStoreOptions, RecallOptions, ResourceStore, RunPhase, RunProgress, RunState, RunStateErrorKind, RunStatus,
+  SavedStep, Session, SessionAppendOptions, SessionErrorKind, SessionItem, SessionReport, SessionSnapshot,
+  SessionStore, SessionSummary, SSEResponseInit, StageProgress, StepProgress, StepState, StepStatus, 
+  TerminalView, TextStream,ToolActivity, ToSSEOptions, VectorMatch, VectorQuery, VectorRecord,
+  VectorStore, WorkingMemoryOptions, WorkingMemoryRecord, WorkingMemoryStore,
 } from './state/index.js';
 export {
-  CheckpointError, checkpointRevision, claimCheckpoint, createProgressStore, decodeCheckpoint, EVENT_TYPES,
-  encodeCheckpoint, formatSSE, MemoryCheckpointStore, PausedState, parseRunState, RUN_STATE_VERSION,
-  RunStateError, reduceProgress, sseResponse, toSSE,
+  CheckpointError, checkpointRevision, claimCheckpoint, createProgressStore, decodeCheckpoint, deleteResource, EVENT_TYPES,
+  encodeCheckpoint, formatSSE, InMemoryMemoryStore, InMemorySessionStore, MemoryCheckpointStore, PausedState, parseRunState,
+  RUN_STATE_VERSION, RunStateError, reduceProgress, SessionError, sseResponse, toSSE
 } from './state/index.js';
 
 // Tools: defining, registering and running tools.
 export type {
-  FilteredOutput, GateDecision, JsonSchemaOptions, JsonSchemaParameters, NeedsApproval, NeedsApprovalContext,
+  CallContext, FilteredOutput, GateDecision, JsonSchemaOptions, JsonSchemaParameters, NeedsApproval, NeedsApprovalContext,
   ParsedArguments, PreparedCall, PreparedCallStatus, PreparedTurn, ReadyToolCall, RunToolsContext, Schema,
-  SchemaIssue, SchemaOutput, SchemaValidation, Tool, ToolContext, ToolDefinition, ToolErrorCategory,
-  ToolFamily, ToolGate, ToolLimiter, ToolOutcome, ToolOutputFilter, ToolProgress, ToolResolution, ToolRisk,
-  ToolRunnerOptions,
+  SchemaIssue, SchemaOutput, SchemaValidation, Tool, ToolContext, ToolDefinition, ToolErrorCategory, 
+  ToolFamily, ToolGate, ToolLimiter, ToolOutcome, ToolOutputFilter, ToolProgress, ToolQuestion,ToolResolution, ToolRisk,
+  ToolRunnerOptions, TrajectoryOptions, TrajectoryRecord,
 } from './tools/index.js';
 export {
   classifyToolError, defineTool, jsonSchema, parseArguments, prepareToolCalls, TOOL_RECOVERY_HINTS,
-  ToolRegistry, ToolRunner, toolSpec, validateSchema,
+  ToolRegistry, ToolRunner, toolSpec, toTrajectory, toTrajectoryJSONL, validateSchema,
 } from './tools/index.js';

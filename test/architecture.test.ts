@@ -17,11 +17,19 @@ const ADAPTERS: Record<string, string[]> = {
   sandbox: ['core', 'model', 'tools'],
   fs: ['core', 'state'],
   redis: ['core', 'safety', 'state'],
+  search: ['core', 'tools'],
+  sql: ['core', 'state'],
+  pglite: ['core', 'state', 'sql'],
+  postgres: ['core', 'state', 'sql'],
   otel: ['core'],
   mcp: ['core', 'model', 'tools'],
   queue: ['core', 'agents', 'state'],
   net: ['core', 'safety'],
+  browser: ['core', 'model', 'safety', 'tools', 'net'],
   viewer: ['core', 'safety', 'state'],
+  'ai-sdk-ui': ['core', 'state', 'viewer'],
+  'ag-ui': ['core', 'model', 'tools', 'state', 'viewer'],
+  evals: ['core', 'model'],
 };
 
 /** The folders of `agents/` and the folders each may import; files directly in `agents/` (`run.ts`) import none. */

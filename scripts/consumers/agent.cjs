@@ -28,7 +28,7 @@ async function openAIRateLimitedOnce() {
       parameters,
       execute: ({ a, b }) => a + b,
     });
-    const run = new tandem.Executor({ model, retry: { baseDelayMs: 1, jitter: 0 }, tools: [add] }).run(
+    const run = new tandem.Executor({ model, resilience: { retry: { baseDelayMs: 1, jitter: 0 } }, tools: [add] }).run(
       'What is 2 + 3?',
     );
     const retried = [];

@@ -28,7 +28,7 @@ try {
     parameters: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => executed.push([a, b]) && a + b,
   });
-  const run = new Executor({ model, retry: { baseDelayMs: 1, jitter: 0 }, tools: [add] }).run(
+  const run = new Executor({ model, resilience: { retry: { baseDelayMs: 1, jitter: 0 } }, tools: [add] }).run(
     'What is 2 + 3?',
   );
   const retried = [];

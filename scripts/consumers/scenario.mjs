@@ -27,7 +27,7 @@ export async function runToolAgent({ tandem, testing, parameters }) {
     { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
     { text: 'The sum is 5.' },
   ]);
-  const run = new Executor({ model, retry: { baseDelayMs: 1, jitter: 0 }, tools: [add] }).run(
+  const run = new Executor({ model, resilience: { retry: { baseDelayMs: 1, jitter: 0 } }, tools: [add] }).run(
     'What is 2 + 3?',
   );
   const retried = [];

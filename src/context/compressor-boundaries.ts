@@ -5,11 +5,20 @@
  * @module
  */
 import type { Message } from '../core/messages.js';
+import { summaryBodyOf } from './summary-prompt.js';
 import { groupStartAtOrAfter, groupStartAtOrBefore } from './tool-pairs.js';
 
-/** End (exclusive) of the head: the first `protectFirst` messages, widened over the results of a call among them. */
+/**
+ * End (exclusive) of the head: the first `protectFirst` messages, widened
+ * over the results of a call among them, and ended before a summary among
+ * them. A conversation resumed from a session starts with the summary of
+ * everything before it: that summary is folded into the next one with the
+ * turns after it, never kept beside it.
+ */
 export function findHeadEnd(messages: readonly Message[], protectFirst: number): number {
-  return groupStartAtOrAfter(messages, Math.min(Math.max(0, protectFirst), messages.length));
+  const end = groupStartAtOrAfter(messages, Math.min(Math.max(0, protectFirst), messages.length));
+  for (let i = 0; i < end; i++) if (summaryBodyOf(messages[i]!) !== undefined) return i;
+  return end;
 }
 
 /**

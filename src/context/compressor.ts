@@ -13,7 +13,7 @@ import type { Message } from '../core/messages.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
 import { findFittingTailStart, findHeadEnd, findTailStart } from './compressor-boundaries.js';
 import type { CompressionResult, CompressOptions, ContextCompressorOptions } from './compressor-options.js';
-import { resolveContextWindow } from './model-table.js';
+import { type ContextWindowSource, contextWindowOf } from './model-table.js';
 import { smartTruncate } from './smart-truncate.js';
 import { summarizeTurns } from './summarize.js';
 import { placeBetween } from './summary-placement.js';
@@ -61,7 +61,9 @@ export class ContextCompressor {
   constructor(options: ContextCompressorOptions = {}) {
     this.counter = options.counter ?? new TokenCounter();
     this.summarizer = options.summarizer;
-    this.window = resolveContextWindow(options);
+    const window = contextWindowOf(options);
+    this.window = window.tokens;
+    this.windowSource = window.source;
     this.thresholdTokens = options.thresholdTokens;
     this.emit = options.emit;
     this.o = {
@@ -84,9 +86,15 @@ export class ContextCompressor {
     return this.window;
   }
 
+  /** Where {@link ContextCompressor.contextWindow} came from. */
+  windowSource: ContextWindowSource;
+
   /** Lowers (or raises) the window, e.g. after a provider named a smaller limit in a context-length error. */
-  setContextWindow(tokens: number): void {
-    if (tokens > 0) this.window = tokens;
+  setContextWindow(tokens: number, source: ContextWindowSource = 'option'): void {
+    if (tokens > 0) {
+      this.window = tokens;
+      this.windowSource = source;
+    }
   }
 
   /** Token count at which {@link ContextCompressor.shouldCompress} says yes. */

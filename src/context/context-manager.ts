@@ -26,11 +26,6 @@ export interface ContextManagerOptions {
   emit?: Emitter;
   /** A recovery compression aims at this fraction of the provider's limit. Default 0.8. */
   recoveryRatio?: number;
-  /**
-   * Running counts shared with other managers of the same conversations
-   * (`contextPerConversation` shares one between its managers). Default: the manager's own.
-   */
-  tallies?: ConversationTallies;
 }
 
 /** What `prepareRequest` gets besides the request (the Executor's `PrepareRequestInfo` fits). */
@@ -73,17 +68,26 @@ interface Compaction {
  *
  * ```ts
  * const context = createContextManager({ compressor: new ContextCompressor({ counter, summarizer }) });
- * const executor = new Executor({ model, tools, prepareRequest: context.prepareRequest });
+ * const executor = new Executor({ model, tools, context: { manager: () => context } });
  * const invoker = resilientInvoker(model, { compress: context.compressHook });
  * ```
  */
 export function createContextManager(options: ContextManagerOptions): ContextManager {
+  return managerWith(options, undefined);
+}
+
+/** A manager counting with `tallies`: running counts shared with other managers of the same conversations. */
+function managerWith(
+  options: ContextManagerOptions,
+  shared: ConversationTallies | undefined,
+): ContextManager {
   const { compressor } = options;
   const counter = options.counter ?? compressor.counter;
   const recoveryRatio = options.recoveryRatio ?? 0.8;
   if (options.contextWindow) compressor.setContextWindow(options.contextWindow);
 
-  const tallies = options.tallies ?? new ConversationTallies(counter);
+  const tallies = shared ?? new ConversationTallies(counter);
+  const pressure = new PressureWatch(compressor);
   let compaction: Compaction | undefined;
   let lastCount = 0;
   // After a compression that could not get under the threshold, wait for real growth before trying again.
@@ -159,6 +163,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         retryAt = compressor.shouldCompress(total) ? total + Math.ceil(compressor.threshold * 0.1) : 0;
       }
       lastCount = total;
+      pressure.check(total, lastEmit);
       const prepared = finalRequest(request, messages);
       lastSent = { messages: prepared.messages, source, length: source.length };
       return prepared;
@@ -166,7 +171,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 
     async compressHook(request, info) {
       if (info.contextLimit && info.contextLimit < compressor.contextWindow) {
-        compressor.setContextWindow(info.contextLimit);
+        compressor.setContextWindow(info.contextLimit, 'provider_error');
       }
       const before = counter.count(request);
       // The provider refused a request we counted as fitting: aim below our own count too.
@@ -202,7 +207,7 @@ export type ContextFactoryOptions = Omit<ContextCompressorOptions, 'emit'> & { r
  * on a known history counts only what it adds.
  *
  * ```ts
- * new Executor({ model, context: contextPerConversation({ model, summarizer: flashModel }) });
+ * new Executor({ model, context: { manager: contextPerConversation({ model, summarizer: flashModel }) } });
  * ```
  */
 export function contextPerConversation(options: ContextFactoryOptions): () => ContextManager {
@@ -211,9 +216,48 @@ export function contextPerConversation(options: ContextFactoryOptions): () => Co
   const tallies = new ConversationTallies(counter);
   const compressorOptions = { ...options, counter };
   return () =>
-    createContextManager({
-      compressor: new ContextCompressor(compressorOptions),
-      recoveryRatio: options.recoveryRatio,
+    managerWith(
+      { compressor: new ContextCompressor(compressorOptions), recoveryRatio: options.recoveryRatio },
       tallies,
+    );
+}
+
+/** Shares of the window at which users are warned (hermes' context pressure tiers). */
+const PRESSURE_LEVELS = [
+  { ratio: 0.9, level: 'critical' },
+  { ratio: 0.7, level: 'warning' },
+] as const;
+
+/**
+ * Warns once per tier as a conversation fills its window: a
+ * `context_pressure` event for people (the model is not told), with where
+ * the window's size came from — an assumed 128k on a small local model is
+ * the usual reason a run fails later. Falling back under 70% (after a
+ * compression) re-arms the warnings.
+ */
+class PressureWatch {
+  private warned = 0;
+
+  constructor(private readonly compressor: ContextCompressor) {}
+
+  check(tokens: number, emit: Emitter | undefined): void {
+    const window = this.compressor.contextWindow;
+    const ratio = tokens / window;
+    const tier = PRESSURE_LEVELS.findIndex((p) => ratio >= p.ratio);
+    const rank = tier === -1 ? 0 : PRESSURE_LEVELS.length - tier;
+    if (rank <= this.warned) {
+      if (rank === 0) this.warned = 0;
+      return;
+    }
+    this.warned = rank;
+    const level = PRESSURE_LEVELS[tier]!.level;
+    const source = this.compressor.windowSource;
+    emit?.emit('context_pressure', {
+      tokens,
+      window,
+      ratio: Math.round(ratio * 1000) / 1000,
+      level,
+      windowSource: source,
     });
+  }
 }

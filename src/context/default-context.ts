@@ -40,6 +40,15 @@ export function defaultContext(model: ChatModel): () => DefaultContext {
 }
 
 /**
+ * Whether `context` is a default manager that sends `request` as is, known
+ * at once: the executor then calls the model without the async hop of
+ * `prepareRequest` (see `callModel`).
+ */
+export function passesUntouched(context: unknown, request: ModelRequest): boolean {
+  return context instanceof PassThrough && context.passes(request);
+}
+
+/**
  * One conversation's default manager. A class rather than closures over
  * shared variables: every run waiting on its model holds one, at half the bytes.
  */
@@ -55,7 +64,14 @@ class PassThrough implements DefaultContext {
   ) {}
 
   prepareRequest(request: ModelRequest, info?: PrepareInfo): Promise<ModelRequest> {
-    if (this.manager) return this.manager.prepareRequest(request, info);
+    if (this.passes(request)) return Promise.resolve(request);
+    this.manager ??= this.full();
+    return this.manager.prepareRequest(request, info);
+  }
+
+  /** Whether `request` goes out as is: no full manager yet, and the conversation far from the threshold. */
+  passes(request: ModelRequest): boolean {
+    if (this.manager) return false;
     const messages = request.messages;
     if (messages !== this.seen || messages.length < this.counted) {
       this.seen = messages;
@@ -64,9 +80,7 @@ class PassThrough implements DefaultContext {
     }
     for (; this.counted < messages.length; this.counted++)
       this.chars += messageChars(messages[this.counted]!);
-    if (this.chars + systemChars(request) < this.handover) return Promise.resolve(request);
-    this.manager = this.full();
-    return this.manager.prepareRequest(request, info);
+    return this.chars + systemChars(request) < this.handover;
   }
 
   /** A field, not a method: the executor hands it on detached from this object. */

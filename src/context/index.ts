@@ -11,6 +11,7 @@ export * from './encodings.js';
 export * from './media-tokens.js';
 export * from './model-table.js';
 export * from './prefix-hash.js';
+export * from './project-instructions.js';
 export * from './prompt-sections.js';
 export * from './shared-memory.js';
 export * from './smart-truncate.js';

@@ -49,6 +49,14 @@ export function knownContextWindow(model: string): number | undefined {
 }
 
 /**
+ * Where a context window came from: the `contextWindow` option, the model's
+ * `info` (the adapter's, or learned from the server), the known-models
+ * table, a provider's context-length error, or the 128k assumed for a model
+ * nothing is known of.
+ */
+export type ContextWindowSource = 'option' | 'model_info' | 'known_model' | 'provider_error' | 'assumed';
+
+/**
  * The context window to work with: the explicit option, else the adapter's
  * `info.contextWindow`, else the known-models table, else 128k.
  */
@@ -56,9 +64,23 @@ export function resolveContextWindow(options: {
   contextWindow?: number;
   model?: ChatModel | string;
 }): number {
-  if (options.contextWindow && options.contextWindow > 0) return options.contextWindow;
+  return contextWindowOf(options).tokens;
+}
+
+/** {@link resolveContextWindow} and where the number came from. */
+export function contextWindowOf(options: { contextWindow?: number; model?: ChatModel | string }): {
+  tokens: number;
+  source: ContextWindowSource;
+} {
+  if (options.contextWindow && options.contextWindow > 0)
+    return { tokens: options.contextWindow, source: 'option' };
   const model = options.model;
-  if (model && typeof model !== 'string' && model.info?.contextWindow) return model.info.contextWindow;
+  if (model && typeof model !== 'string' && model.info?.contextWindow) {
+    return { tokens: model.info.contextWindow, source: 'model_info' };
+  }
   const id = typeof model === 'string' ? model : model?.id;
-  return (id && knownContextWindow(id)) || DEFAULT_CONTEXT_WINDOW;
+  const known = id ? knownContextWindow(id) : undefined;
+  return known
+    ? { tokens: known, source: 'known_model' }
+    : { tokens: DEFAULT_CONTEXT_WINDOW, source: 'assumed' };
 }

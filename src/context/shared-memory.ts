@@ -69,7 +69,8 @@ export interface SharedMemoryOptions {
   priorities?: Record<string, number>;
 }
 
-type FieldValue<K extends string> = K extends keyof SharedMemoryFields
+/** What the field `K` holds: its well-known type, else any {@link SharedMemoryValue}. */
+export type SharedMemoryFieldValue<K extends string> = K extends keyof SharedMemoryFields
   ? NonNullable<SharedMemoryFields[K]>
   : SharedMemoryValue;
 
@@ -98,14 +99,14 @@ export class SharedMemory {
   }
 
   /** Sets a field (an empty string or list removes it). */
-  set<K extends string>(key: K, value: FieldValue<K>): void {
+  set<K extends string>(key: K, value: SharedMemoryFieldValue<K>): void {
     if (value.length === 0) this.values.delete(key);
     else this.values.set(key, value);
   }
 
   /** A field's full value. */
-  get<K extends string>(key: K): FieldValue<K> | undefined {
-    return this.values.get(key) as FieldValue<K> | undefined;
+  get<K extends string>(key: K): SharedMemoryFieldValue<K> | undefined {
+    return this.values.get(key) as SharedMemoryFieldValue<K> | undefined;
   }
 
   /** Removes a field. */

@@ -14,7 +14,15 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
-import type { Emitter, EventPayloads, EventTags, EventType, TandemEvent } from './events.js';
+import type {
+  Emitter,
+  EventPayloads,
+  EventTags,
+  EventType,
+  EventListener as Listener,
+  TandemEvent,
+} from './events.js';
+import { type HeldReasoning, type HeldRelease, HeldText } from './held-text.js';
 import { costOf, type PriceLookup } from './pricing.js';
 import type { Clock } from './seams.js';
 import type { SpanRequest, TraceSpan } from './span.js';
@@ -55,8 +63,6 @@ export interface EventBusOptions {
   /** Spans around model calls and tool executions; also sees every event. Default: none. */
   tracing?: Tracing;
 }
-
-type Listener<T extends EventType> = (event: TandemEvent<T>) => void;
 
 class IteratorQueue {
   items: TandemEvent[] = [];
@@ -112,7 +118,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   private readonly prices: PriceLookup | undefined;
   private readonly tracing: Tracing | undefined;
   private delivering = false;
-  private holdingTokens = false;
+  private held: HeldText | undefined;
   private deferred: Array<[EventType, EventPayloads[EventType], EventTags | undefined]> | undefined;
 
   constructor(options: EventBusOptions) {
@@ -139,7 +145,7 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
 
   /** Emits with tags; used by scoped emitters. */
   dispatch<T extends EventType>(type: T, payload: EventPayloads[T], tags: EventTags | undefined): void {
-    if (this.ended || (this.holdingTokens && type === 'token')) return;
+    if (this.ended || this.held?.take(type, payload, tags)) return;
     if (this.delivering) {
       // Emitted by a listener: after the event being delivered reached everyone, so all see seq order.
       (this.deferred ??= []).push([type, payload, tags]);
@@ -187,24 +193,35 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   }
 
   /**
-   * Holds back `token` events from now on: none is delivered until
-   * {@link EventBus.releaseTokens}. A run with output guardrails holds its
-   * tokens, so text the guardrails would redact or block never reaches a
-   * listener, an event log or a page before they have checked it.
+   * Holds back, from now on, what streams of the answer: `token`,
+   * `reasoning` and `partial_object` events are not delivered until
+   * {@link EventBus.releaseTokens}. A run with output guardrails holds them,
+   * so text the guardrails would redact or block never reaches a listener,
+   * an event log or a page before they have checked it.
    */
   holdTokens(): void {
-    this.holdingTokens = true;
+    this.held ??= new HeldText();
+  }
+
+  /** The reasoning held so far, joined per emitter, in order: for the guardrails to check before release. */
+  heldReasoning(): readonly HeldReasoning[] {
+    return this.held?.reasoning ?? [];
   }
 
   /**
-   * Ends a {@link EventBus.holdTokens}: emits `text` — the answer as the
-   * guardrails left it — as one `token` event in place of the held deltas,
-   * which are dropped. Does nothing when tokens are not held.
+   * Ends a {@link EventBus.holdTokens}: delivers the checked reasoning, then
+   * the answer as the guardrails left it as one `token` event (and the
+   * checked object as one `partial_object`), in place of the held deltas,
+   * which are dropped. Does nothing when nothing is held.
    */
-  releaseTokens(text: string, tags?: EventTags): void {
-    if (!this.holdingTokens) return;
-    this.holdingTokens = false;
-    if (text) this.dispatch('token', { delta: text }, tags);
+  releaseTokens(release: HeldRelease): void {
+    if (!this.held) return;
+    this.held = undefined;
+    for (const { text, tags } of release.reasoning ?? [])
+      if (text) this.dispatch('reasoning', { delta: text }, tags);
+    if (release.object !== undefined)
+      this.dispatch('partial_object', { object: release.object }, release.tags);
+    if (release.text) this.dispatch('token', { delta: release.text }, release.tags);
   }
 
   /**

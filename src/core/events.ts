@@ -109,6 +109,39 @@ export interface EventPayloads {
    * with `parentId` = `id`. `progress` rises; `total` when known.
    */
   tool_progress: { id: string; name: string; progress?: number; total?: number; message?: string };
+  /**
+   * A browser tool acted on its page (`tandem-agents/browser`), with
+   * `parentId` = the tool call: what it did, the page's URL afterwards, and
+   * the requests the network rules refused meanwhile.
+   */
+  browser_action: {
+    action: string;
+    url: string;
+    target?: string;
+    ok: boolean;
+    blocked?: { url: string; rule: string }[];
+  };
+  /**
+   * A frame of the browser page's live view (a CDP screencast) while a
+   * browser tool runs: `data` is the base64 image of type `mediaType`.
+   */
+  browser_stream: { mediaType: string; data: string; width: number; height: number; url: string };
+  /** A sandbox tool started a command (`parentId` = the tool call); its output follows live. */
+  terminal_command: { id: string; command: string; language?: string };
+  /** Standard output of a running command, as printed: coalesced, bounded by the tool's output cap. */
+  terminal_output: { id: string; text: string };
+  /** Standard error of a running command, as printed. */
+  terminal_error: { id: string; text: string };
+  /** The command ended; its whole output is in the call's `tool_result`. */
+  terminal_complete: {
+    id: string;
+    exitCode: number | null;
+    timedOut: boolean;
+    durationMs: number;
+    truncated: boolean;
+  };
+  /** A tool created or changed files of the sandbox workspace. */
+  workspace_update: { paths: string[]; change: 'write' | 'edit' | 'patch' };
   handoff: { from: string; to: string; task: string; accepted: boolean; reason?: string };
   skill_output: { skillId: string; output: unknown; depth: number };
   source: { title: string; url: string; snippet?: string };
@@ -143,6 +176,19 @@ export interface EventPayloads {
    * stamps it, whichever component emitted the event.
    */
   usage: { model: string; usage: Usage; total: Usage };
+  /**
+   * The conversation passed 70% (`warning`) or 90% (`critical`) of the
+   * model's context window, for people to see (the model is not told).
+   * `windowSource` says where the window's size came from; `assumed` means
+   * nothing was known and 128k was taken.
+   */
+  context_pressure: {
+    tokens: number;
+    window: number;
+    ratio: number;
+    level: 'warning' | 'critical';
+    windowSource: 'option' | 'model_info' | 'known_model' | 'provider_error' | 'assumed';
+  };
   /** A run budget's pressure (the most used share of any limit) reached the warning level, or 1: the run stops. */
   budget: {
     resource: 'tokens' | 'cost' | 'tool_calls' | 'wall_clock';
@@ -158,6 +204,19 @@ export interface EventPayloads {
    * does not start instead.
    */
   unpriced_models: { models: string[]; maxCostUsd: number };
+  /**
+   * Long-term memory at work: `recall` (earlier messages of the user's other
+   * threads put into the prompt, `count` of them), `remember` (`count`
+   * messages of the run embedded and stored), `working_memory` (the model
+   * replaced the user's working memory, now at `version`). With `error`, the
+   * operation failed and the run went on without it.
+   */
+  memory: {
+    op: 'recall' | 'remember' | 'working_memory';
+    count?: number;
+    version?: number;
+    error?: ErrorInfo;
+  };
   parallel_start: { ids: string[] };
   parallel_complete: { ids: string[]; durationMs: number };
   /** The run's end, with its result's status; `error` says why when it is not `success`. */
@@ -177,6 +236,9 @@ export type EventType = keyof EventPayloads;
 export type TandemEvent<T extends EventType = EventType> = {
   [K in T]: EventBase & { type: K } & EventPayloads[K];
 }[T];
+
+/** A listener of events of type `T` (`run.on(type, listener)`, `bus.on(type, listener)`). */
+export type EventListener<T extends EventType> = (event: TandemEvent<T>) => void;
 
 /** Tags a scoped emitter stamps on every event. */
 export interface EventTags {

@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './estimate.js';
 export * from './event-bus.js';
 export * from './events.js';
+export type { HeldReasoning, HeldRelease } from './held-text.js';
 export * from './image-model.js';
 export * from './media.js';
 export * from './messages.js';

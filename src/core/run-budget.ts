@@ -155,6 +155,18 @@ export class RunBudget {
 }
 
 /**
+ * A run's budget as the work inside the run sees it (a step job's context
+ * carries it): tool calls are counted before they run, and the spend is
+ * checked between steps and turns.
+ */
+export interface BudgetCheck {
+  /** Counts tool calls about to run (parallel ones one by one). */
+  countToolCalls(count: number): void;
+  /** The budget error once the run's use reached a limit, `undefined` while it may go on. */
+  check(): RunError | undefined;
+}
+
+/**
  * Holds one run to its limits. Whatever produces use asks it at its own
  * boundaries — the executor's loop after each model call and before each
  * tool batch, the orchestrator between phases and steps — and gets the stop
@@ -167,7 +179,7 @@ export class RunBudget {
  * the clock, which report the warning and abort calls still waiting at the
  * deadline — the loop that sees the abort returns the budget stop.
  */
-export class BudgetGuard {
+export class BudgetGuard implements BudgetCheck {
   private readonly budget: RunBudget;
   private readonly timers: CancelTimer[] = [];
   private error: RunError | undefined;

@@ -23,7 +23,8 @@ export type RunInput = UserContent | Message[];
  * Ids of a run and of the conversation it belongs to. `resourceId` (the user
  * or other owner) and `threadId` (the conversation) are carried on the
  * `run_started` event and in the saved state, for the host app and for
- * session stores to file the run under.
+ * session stores to file the run under; an agent with `memory` reads and
+ * writes the long-term memory of `resourceId` (docs/memory.md).
  */
 export interface RunIds {
   /** The run's id, used on every event and in the saved state. Default: a new id. */

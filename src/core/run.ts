@@ -7,7 +7,7 @@
 import { onAbort } from './abort-listeners.js';
 import { AbortError, errorMessage, isAbortError, RunError, TandemError } from './errors.js';
 import type { EventBus } from './event-bus.js';
-import type { EventPayloads, EventType, TandemEvent } from './events.js';
+import type { EventPayloads, EventType, EventListener as Listener, TandemEvent } from './events.js';
 import type { Usage } from './usage.js';
 
 /** What a {@link Run} executes and how its result becomes the `complete` event. */
@@ -28,8 +28,6 @@ export interface RunInit<T> {
   /** Usage so far, reported in the `error` event. */
   usage?: () => Usage | undefined;
 }
-
-type Listener<T extends EventType> = (event: TandemEvent<T>) => void;
 
 const noop = () => {};
 

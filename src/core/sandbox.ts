@@ -17,6 +17,18 @@ export interface ExecOptions {
   /** Cap on captured stdout and stderr, each. */
   maxOutputBytes?: number;
   signal?: AbortSignal;
+  /**
+   * Called with output as the command prints it (UTF-8 text, never split
+   * inside a character), within `maxOutputBytes`, so a UI can show a long
+   * script while it runs. The result still carries all of it.
+   */
+  onOutput?: (chunk: ExecOutput) => void;
+}
+
+/** A piece of a running command's output. */
+export interface ExecOutput {
+  stream: 'stdout' | 'stderr';
+  text: string;
 }
 
 /** Outcome of {@link Sandbox.exec}. */

@@ -1,3 +1,4 @@
+export type { EmbeddingModel, EmbeddingResult } from './embedding.js';
 export * from './invoke.js';
 export * from './json.js';
 export type { LazySchema } from './lazy-zod.js';
@@ -12,6 +13,7 @@ export {
 } from './resilience/context-recovery.js';
 export { StreamInterruptedError } from './resilience/errors.js';
 export { DEFAULT_EAGER_FALLBACK_KINDS, type FallbackOptions, isEmptyReply } from './resilience/fallback.js';
+export type { ResilienceOptions } from './resilience/invoker-options.js';
 export {
   createResilientInvoker,
   directInvoker,

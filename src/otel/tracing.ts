@@ -27,7 +27,7 @@ export interface OtelTracing extends Tracing {
  *
  * ```ts
  * import { otelTracing } from 'tandem-agents/otel';
- * const orchestrator = new Orchestrator({ model, tools, runtime: { tracing: otelTracing() } });
+ * const orchestrator = new Orchestrator({ models: { planner: model, executor: model }, tools, runtime: { tracing: otelTracing() } });
  * ```
  *
  * Options are {@link instrument}'s; `parentContext` defaults to the context

@@ -68,7 +68,7 @@ interface Parts {
  * deterministic (run, step, attempts), so dispatching the same step again
  * waits for the existing job instead of enqueuing a second one. A job that
  * fails (the worker threw or died) resolves as a failed step; only an abort
- * rejects. Pass it as `OrchestratorOptions.stepRunner`.
+ * rejects. Pass it as the Orchestrator's `stepRunner`.
  * @throws QueueError `config` without `connection` or `queue`.
  */
 export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunner {

@@ -213,6 +213,7 @@ export abstract class WorkspaceSandbox implements Sandbox {
         timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS,
         maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
         signals: [options.signal, this.lifetime.signal],
+        onOutput: options.onOutput,
       });
     } finally {
       if (scriptPath) await this.workspace.remove(scriptPath);

@@ -9,9 +9,14 @@
 /** Workspace directory of the helper modules. */
 export const CODEACT_LIB_DIR = '.tandem/lib';
 
-/** `tandem.py`: `read(path)`, `write(path, content)`, `list(path='.', recursive=False)`, `run(command, timeout=None)`. */
+/**
+ * `tandem.py`: `read(path)`, `write(path, content)`, `list(path='.', recursive=False)`,
+ * `run(command, timeout=None)`, `search(query, max_results=5)`.
+ */
 export const PYTHON_HELPERS = `"""Helpers for scripts run by execute_script. Paths are relative to the workspace root."""
+import json as _json
 import os as _os
+import socket as _socket
 import subprocess as _subprocess
 
 ROOT = _os.path.abspath(_os.path.join(_os.path.dirname(__file__), "..", ".."))
@@ -54,10 +59,33 @@ def run(command, timeout=None):
     return {"exit_code": r.returncode, "stdout": r.stdout, "stderr": r.stderr}
 
 
+def search(query, max_results=5):
+    """Searches the web through the host; returns [{'title', 'url', 'snippet'}]."""
+    bridge = _os.environ.get("TANDEM_BRIDGE")
+    if not bridge:
+        raise RuntimeError("web search is not configured for this sandbox")
+    with _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM) as s:
+        s.connect(_os.path.join(ROOT, bridge))
+        s.sendall((_json.dumps({"query": query, "max_results": max_results}) + "\\n").encode())
+        data = b""
+        while not data.endswith(b"\\n"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    answer = _json.loads(data.decode() or "{}")
+    if "error" in answer:
+        raise RuntimeError("search failed: " + answer["error"])
+    return answer["results"]
+
+
 list = list_files
 `;
 
-/** `tandem.cjs`: `read(path)`, `write(path, content)`, `list(path = '.', recursive = false)`, `run(command, { timeout })`. */
+/**
+ * `tandem.cjs`: `read(path)`, `write(path, content)`, `list(path = '.', recursive = false)`,
+ * `run(command, { timeout })`, `search(query, { maxResults })`.
+ */
 export const NODE_HELPERS = `'use strict';
 // Helpers for scripts run by execute_script. Paths are relative to the workspace root.
 const fs = require('node:fs');
@@ -89,6 +117,21 @@ exports.list = (p = '.', recursive = false) => {
 exports.run = (command, options = {}) => {
   const r = childProcess.spawnSync('/bin/sh', ['-c', command], { cwd: ROOT, encoding: 'utf8', timeout: options.timeout });
   return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+// Synchronous like the rest: a child node does the socket round trip.
+const SEARCH_CLIENT =
+  "const s=require('node:net').connect(process.argv[1]);let d='';s.setEncoding('utf8');" +
+  "s.on('data',(c)=>{d+=c});s.on('end',()=>process.stdout.write(d));" +
+  "s.on('error',(e)=>process.stdout.write(JSON.stringify({error:e.message})));" +
+  "process.stdin.pipe(s);";
+exports.search = (query, options = {}) => {
+  const bridge = process.env.TANDEM_BRIDGE;
+  if (!bridge) throw new Error('web search is not configured for this sandbox');
+  const input = JSON.stringify({ query, max_results: options.maxResults ?? 5 }) + '\\n';
+  const r = childProcess.spawnSync(process.execPath, ['-e', SEARCH_CLIENT, full(bridge)], { input, encoding: 'utf8' });
+  const answer = JSON.parse(r.stdout || '{}');
+  if (answer.error) throw new Error('search failed: ' + answer.error);
+  return answer.results;
 };
 `;
 

@@ -18,6 +18,7 @@ export * from './local.js';
 export * from './manager.js';
 export * from './process.js';
 export * from './read-file.js';
+export * from './rollback-points.js';
 export * from './snapshot-storage.js';
 export * from './snapshots.js';
 export * from './tools.js';

@@ -10,8 +10,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { AbortError } from '../core/errors.js';
-import type { ExecResult } from '../core/sandbox.js';
+import type { ExecOptions, ExecResult } from '../core/sandbox.js';
 import type { Clock } from '../core/seams.js';
 import { hasCode, SandboxError } from './errors.js';
 import { fdLinks, killHolders, killProcessTree } from './process-tree.js';
@@ -55,6 +56,8 @@ export interface RunProcessOptions {
   stopAtCap?: boolean;
   /** Any of them aborting kills the tree; the call then rejects with {@link AbortError}. */
   signals: ReadonlyArray<AbortSignal | undefined>;
+  /** Output as it arrives, within the cap. */
+  onOutput?: ExecOptions['onOutput'];
 }
 
 /** {@link ExecResult} with the output as bytes. */
@@ -82,9 +85,18 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
     const child = spawnChild(spec);
     const stdout = new CappedBuffer(options.maxOutputBytes);
     const stderr = new CappedBuffer(options.maxOutputBytes);
-    const collect = (buffer: CappedBuffer) => (chunk: Buffer) => {
-      buffer.push(chunk);
-      if (buffer.truncated && options.stopAtCap) killTree();
+    const collect = (buffer: CappedBuffer, stream: 'stdout' | 'stderr') => {
+      const { onOutput } = options;
+      // Bytes of a character split across chunks wait in the decoder for the rest.
+      const decoder = onOutput ? new StringDecoder('utf8') : undefined;
+      return (chunk: Buffer) => {
+        const kept = buffer.push(chunk);
+        if (decoder && kept.length > 0) {
+          const text = decoder.write(kept);
+          if (text) onOutput?.({ stream, text });
+        }
+        if (buffer.truncated && options.stopAtCap) killTree();
+      };
     };
     let timedOut = false;
     let abortReason: { reason: unknown } | undefined;
@@ -120,8 +132,8 @@ export function runProcessRaw(spec: SpawnSpec, options: RunProcessOptions): Prom
     });
     for (const signal of options.signals) signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.on('data', collect(stdout));
-    child.stderr.on('data', collect(stderr));
+    child.stdout.on('data', collect(stdout, 'stdout'));
+    child.stderr.on('data', collect(stderr, 'stderr'));
     // A child that exits without reading its input closes the pipe under us: not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
@@ -202,13 +214,15 @@ class CappedBuffer {
 
   constructor(private readonly cap: number) {}
 
-  push(chunk: Buffer): void {
+  /** Keeps what fits under the cap; returns what it kept. */
+  push(chunk: Buffer): Buffer {
     const room = this.cap - this.size;
     if (chunk.length > room) this.truncated = true;
-    if (room <= 0) return;
+    if (room <= 0) return chunk.subarray(0, 0);
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
     this.chunks.push(kept);
     this.size += kept.length;
+    return kept;
   }
 
   bytes(): Buffer {

@@ -1,15 +1,21 @@
 /**
  * Tools over a sandbox: `execute_code`, `read_file`, `write_file`,
- * `list_files`, and the opt-in CodeAct `execute_script`. Each uses the
+ * `edit_file`, `apply_patch`, `list_files`, and the opt-in CodeAct
+ * `execute_script`. Each uses the
  * sandbox it was created with, or the run's `ctx.sandbox`.
  * @module
  */
 import { z } from 'zod/v4';
-import type { ExecResult, Sandbox } from '../core/sandbox.js';
+import type { ExecOptions, ExecResult, Sandbox } from '../core/sandbox.js';
+import { type Clock, systemClock } from '../core/seams.js';
 import { defineTool, type Tool, type ToolContext, type ToolRisk } from '../tools/types.js';
 import { CODEACT_HELPERS } from './codeact-lib.js';
+import { createEditTools, type PrepareWrite } from './edit-tools.js';
 import { SandboxError } from './errors.js';
 import { DEFAULT_MAX_ATTACHMENT_BYTES, readForModel } from './read-file.js';
+import type { RollbackPoints } from './rollback-points.js';
+import { openSearchBridge, type ScriptSearch } from './search-bridge.js';
+import { TerminalStream } from './terminal-stream.js';
 
 /** Options of {@link createSandboxTools}. */
 export interface SandboxToolsOptions {
@@ -25,6 +31,22 @@ export interface SandboxToolsOptions {
   codeAct?: boolean;
   /** Largest image, PDF or audio file `read_file` returns as an attachment, in bytes. Default 5 MB. */
   maxAttachmentBytes?: number;
+  /**
+   * Saves the workspace before the first write, patch or command of each
+   * executor turn, so the turn can be undone (`rollback.restore`). Default:
+   * none.
+   */
+  rollback?: RollbackPoints;
+  /** Paces the live `terminal_output` events of running code (tests pass a fake). Default the system clock. */
+  clock?: Clock;
+  /**
+   * Gives CodeAct scripts `tandem.search(query)`: the host runs this search
+   * (e.g. `searxng({ … }).search` from `tandem-agents/search`) for the
+   * script, whose sandbox has no network. Default: none.
+   */
+  search?: ScriptSearch;
+  /** Searches one script may make. Default 10. */
+  maxScriptSearches?: number;
 }
 
 /** Resolved run settings shared by the code tools. */
@@ -32,13 +54,16 @@ interface RunSettings {
   defaultTimeoutMs: number;
   maxTimeoutMs: number;
   maxOutputBytes: number;
+  clock: Clock;
+  search?: ScriptSearch;
+  maxScriptSearches: number;
 }
 
 /**
  * The sandbox tools: `execute_code` (risky), `read_file` (safe, parallel;
  * images, PDFs and audio come back as attachments),
- * `write_file` (moderate), `list_files` (safe, parallel), and with
- * `codeAct: true` also `execute_script`.
+ * `write_file`, `edit_file` and `apply_patch` (moderate), `list_files`
+ * (safe, parallel), and with `codeAct: true` also `execute_script`.
  * @param sandbox Used by every call; without it, calls use `ctx.sandbox`.
  */
 export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptions = {}): Tool[] {
@@ -46,8 +71,17 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
     defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
     maxTimeoutMs: options.maxTimeoutMs ?? 300_000,
     maxOutputBytes: options.maxOutputBytes ?? 100_000,
+    clock: options.clock ?? systemClock,
+    search: options.search,
+    maxScriptSearches: options.maxScriptSearches ?? 10,
   };
   const pick = (ctx: ToolContext) => sandboxOf(sandbox, ctx);
+  const { rollback } = options;
+  const prepare: PrepareWrite = async (ctx) => {
+    const target = pick(ctx);
+    if (rollback) await rollback.before(target, ctx);
+    return target;
+  };
   const maxAttachmentBytes = options.maxAttachmentBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
   const risk = options.executeRisk ?? 'risky';
   const tools: Tool[] = [
@@ -63,7 +97,12 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
       risk,
       execute: async ({ language, code, timeoutMs }, ctx) =>
         formatExecResult(
-          await pick(ctx).exec('', { language, code, ...runLimits(settings, timeoutMs, ctx) }),
+          await execLive(
+            await prepare(ctx),
+            ctx,
+            { language, code, ...runLimits(settings, timeoutMs, ctx) },
+            settings.clock,
+          ),
         ),
     }),
     defineTool({
@@ -84,10 +123,12 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
       }),
       risk: 'moderate',
       execute: async ({ path, content }, ctx) => {
-        await pick(ctx).writeFile(path, content);
+        await (await prepare(ctx)).writeFile(path, content);
+        ctx.emit.emit('workspace_update', { paths: [path], change: 'write' });
         return `Wrote ${Buffer.byteLength(content)} bytes to ${path}`;
       },
     }),
+    ...createEditTools(prepare),
     defineTool({
       name: 'list_files',
       description:
@@ -106,19 +147,24 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
       },
     }),
   ];
-  if (options.codeAct) tools.push(createExecuteScriptTool(sandbox, settings, risk));
+  if (options.codeAct) tools.push(createExecuteScriptTool(prepare, settings, risk));
   return tools;
 }
 
-function createExecuteScriptTool(sandbox: Sandbox | undefined, settings: RunSettings, risk: ToolRisk): Tool {
+function createExecuteScriptTool(prepare: PrepareWrite, settings: RunSettings, risk: ToolRisk): Tool {
   return defineTool({
     name: 'execute_script',
     description: [
       'Run a multi-step script in the sandbox. A helper module is preloaded as `tandem`:',
       'tandem.read(path) -> str; tandem.write(path, content); tandem.list(path=".", recursive=False) -> paths;',
       'tandem.run(command) -> {exit_code, stdout, stderr} (node: {exitCode, stdout, stderr}).',
+      settings.search
+        ? 'tandem.search(query) -> [{title, url, snippet}] searches the web (the sandbox has no network otherwise).'
+        : '',
       'Paths are relative to the workspace. Print what you want to see; you get exit code, stdout and stderr.',
-    ].join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
     parameters: z.object({
       language: z.enum(['python', 'node']).optional().describe('Script language; default python'),
       code: z.string().describe('The script'),
@@ -126,17 +172,54 @@ function createExecuteScriptTool(sandbox: Sandbox | undefined, settings: RunSett
     }),
     risk,
     execute: async ({ language = 'python', code, timeoutMs }, ctx) => {
-      const target = sandboxOf(sandbox, ctx);
+      const target = await prepare(ctx);
       const helpers = CODEACT_HELPERS[language];
       await target.writeFile(helpers.file, helpers.source);
-      const result = await target.exec('', {
-        language,
-        code: helpers.prelude + code,
-        ...runLimits(settings, timeoutMs, ctx),
-      });
-      return formatExecResult(result);
+      const limits = runLimits(settings, timeoutMs, ctx);
+      const bridge = await searchBridgeFor(target, settings, ctx);
+      try {
+        const env = bridge ? { TANDEM_BRIDGE: bridge.path } : undefined;
+        const run = { language, code: helpers.prelude + code, shown: code, env, ...limits };
+        return formatExecResult(await execLive(target, ctx, run, settings.clock));
+      } finally {
+        await bridge?.close();
+      }
     },
   });
+}
+
+/** The search bridge of one script, when a search is configured and the sandbox's workspace is on this host. */
+function searchBridgeFor(sandbox: Sandbox, settings: RunSettings, ctx: ToolContext) {
+  const root = (sandbox as { root?: unknown }).root;
+  if (!settings.search || typeof root !== 'string') return Promise.resolve(undefined);
+  return openSearchBridge(root, {
+    search: settings.search,
+    name: `b-${ctx.toolCallId.replace(/[^A-Za-z0-9]/g, '').slice(-12)}`,
+    signal: ctx.signal,
+    maxSearches: settings.maxScriptSearches,
+  });
+}
+
+/**
+ * Runs code with its output streamed as terminal events while it runs; the
+ * terminal shows `shown` (the model's code without a preloaded prelude).
+ */
+async function execLive(
+  sandbox: Sandbox,
+  ctx: ToolContext,
+  run: ExecOptions & { code: string; shown?: string },
+  clock: Clock,
+): Promise<ExecResult> {
+  const { shown, ...options } = run;
+  const terminal = new TerminalStream(ctx.emit, ctx.toolCallId, clock);
+  terminal.start(shown ?? run.code, run.language);
+  try {
+    const result = await sandbox.exec('', { ...options, onOutput: terminal.push });
+    terminal.finish(result);
+    return result;
+  } finally {
+    terminal.flush();
+  }
 }
 
 function runLimits(settings: RunSettings, timeoutMs: number | undefined, ctx: ToolContext) {

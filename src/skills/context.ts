@@ -4,7 +4,13 @@
  * model call, or a whole ReAct agent.
  * @module
  */
-import { Executor, type ExecutorOptions, type ExecutorResult, executeOn } from '../agents/executor/index.js';
+import {
+  Executor,
+  type ExecutorOptions,
+  type ExecutorResult,
+  executeOn,
+  mergeExecutorOptions,
+} from '../agents/executor/index.js';
 import { AbortError, errorMessage } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import { mediaSummary } from '../core/media.js';
@@ -89,10 +95,8 @@ export interface SkillEnvironment {
   invoker?: ModelInvoker;
   runtime: Runtime;
   tools: ToolRegistry;
-  /** Executor options for {@link SkillContext.runAgent} (gate, limits). */
-  executor?: Partial<
-    Omit<ExecutorOptions, 'model' | 'invoker' | 'retry' | 'fallbacks' | 'tools' | 'instructions'>
-  >;
+  /** Executor options for {@link SkillContext.runAgent} (its `safety`, `limits`, `context`, …). */
+  executor?: Partial<Omit<ExecutorOptions, 'model' | 'resilience' | 'tools' | 'instructions'>>;
   /** Usage of every model call of the invocation tree. */
   usage: Usage;
 }
@@ -169,16 +173,17 @@ export function createSkillContext(
 
     async runAgent(instructions, input, tools = []) {
       const chosen = needInvoker('an agent');
-      const executor = new Executor({
-        ...env.executor,
-        name: env.executor?.name ?? frame.skillId,
-        model: chosen.model,
-        invoker: () => chosen,
-        tools: [...tools],
-        instructions,
-        sandbox: env.sandbox,
-        runtime: env.runtime,
-      });
+      const executor = new Executor(
+        mergeExecutorOptions(env.executor, {
+          name: env.executor?.name ?? frame.skillId,
+          model: chosen.model,
+          resilience: { invoker: () => chosen },
+          tools: [...tools],
+          instructions,
+          sandbox: env.sandbox,
+          runtime: env.runtime,
+        }),
+      );
       const result = await executeOn(executor, input, {
         emit: frame.emit,
         signal: env.signal,

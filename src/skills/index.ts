@@ -8,4 +8,5 @@ export * from './define-skill.js';
 export * from './errors.js';
 export * from './registry.js';
 export * from './research/index.js';
+export * from './skills-index.js';
 export * from './tools.js';

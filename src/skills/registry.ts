@@ -33,7 +33,7 @@ export interface SkillRegistryOptions {
   tools?: Iterable<Tool> | ToolRegistry;
   /** Deepest nesting allowed (top-level skill = 0). Default 3. */
   maxDepth?: number;
-  /** Executor options for `ctx.runAgent` (gate, limits). */
+  /** Executor options for `ctx.runAgent` (its `safety`, `limits`, `context`, …). */
   executor?: SkillEnvironment['executor'];
   runtime?: Partial<Runtime>;
 }

@@ -1,6 +1,6 @@
 /**
  * `PausedState`: the saved state of a run that ended `interrupted`, with the
- * methods that answer its tool-call approvals. The answers are written into the
+ * methods that answer its tool-call approvals and its questions. The answers are written into the
  * state itself (`decisions`), never kept in a closure, so the state can be
  * answered in one process, saved as JSON, and resumed in another:
  *
@@ -107,17 +107,34 @@ export class PausedState {
     return this.decide(id, 'approval', response);
   }
 
+  /**
+   * Answers the question interruption `id` holds (`ask_user`): `value` is
+   * the chosen option of a question with `options`, else the user's text.
+   * The resumed run gives the call `User selected: <value>` or
+   * `User responded: <value>` as its result.
+   * @throws InterruptError `invalid_response` for an approval, or a value not
+   *   among the options; as {@link PausedState.approve} otherwise.
+   */
+  answer(id: string, value: string): this {
+    const options = this.interrupts.find((i) => i.id === id)?.options;
+    if (options && !options.includes(value)) {
+      throw new InterruptError(
+        'invalid_response',
+        `Interruption "${id}": "${value}" is not one of its options (${options.join(', ')})`,
+      );
+    }
+    return this.decide(id, 'question', { action: options ? 'select' : 'input', value });
+  }
+
   private decide(id: string, kind: Interruption['kind'], response: InterruptResponse): this {
     const view = this.interrupts.find((i) => i.id === id);
     if (!view) {
       throw new InterruptError('invalid_request', `No pending interruption "${id}" in this run's state`);
     }
-    if (view.kind !== kind) {
-      // A question (`ask_user`) is asked again on resume, on the live bus that asked it.
-      throw new InterruptError(
-        'invalid_response',
-        `Interruption "${id}" is a ${view.kind}, not a tool call to approve or reject`,
-      );
+    const held = view.kind === 'approval' ? 'approval' : 'question';
+    if (held !== kind) {
+      const how = held === 'approval' ? 'approve or reject it' : 'answer it with state.answer(id, value)';
+      throw new InterruptError('invalid_response', `Interruption "${id}" is a ${held}: ${how}`);
     }
     const earlier = this.decisions?.[id];
     if (earlier) {

@@ -92,6 +92,22 @@ export interface ToolActivity {
   attachments?: MediaSummary[];
   /** The call's latest `tool_progress` report, while it runs and after. */
   progress?: { progress?: number; total?: number; message?: string };
+  /** The command a sandbox tool runs, with its live output (`terminal_*` events). */
+  terminal?: TerminalView;
+}
+
+/** A command's terminal as a UI shows it. */
+export interface TerminalView {
+  command: string;
+  language?: string;
+  /** The tail of stdout and stderr interleaved as printed, at most `maxTextChars`. */
+  output: string;
+  /** Characters dropped from the front to respect the cap. */
+  droppedChars: number;
+  /** True from `terminal_command` until `terminal_complete`. */
+  isStreaming: boolean;
+  exitCode?: number | null;
+  timedOut?: boolean;
 }
 
 /** Text and reasoning streamed by one agent in one step. */
@@ -141,6 +157,8 @@ export interface RunProgress {
   fallbacks: ProgressEntry<'fallback'>[];
   compressions: ProgressEntry<'compression'>[];
   sources: ProgressEntry<'source'>[];
+  /** Workspace paths tools created or changed (`workspace_update`), most recent last, each once. */
+  workspace: string[];
   /** Sum of the `usage` of every `usage` event (with `costUsd` when the run has prices). */
   usage: Usage;
   /** The last `budget` event: pressure reached the warning level, or the run was stopped. */
@@ -190,6 +208,7 @@ export function initialProgress(): RunProgress {
     fallbacks: [],
     compressions: [],
     sources: [],
+    workspace: [],
     usage: emptyUsage(),
     lastSeq: 0,
   };

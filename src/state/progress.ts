@@ -11,6 +11,7 @@
 import type { EventPayloads, PlanStepView, TandemEvent } from '../core/events.js';
 import { isTerminalEvent } from '../core/events.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import { applyTerminal, touchPaths } from './progress-terminal.js';
 import {
   DEFAULT_PROGRESS_LIMITS,
   type EntryMeta,
@@ -133,6 +134,15 @@ function apply(
       return;
     case 'tool_progress':
       next.tools = applyToolProgress(prev.tools, event);
+      return;
+    case 'terminal_command':
+    case 'terminal_output':
+    case 'terminal_error':
+    case 'terminal_complete':
+      next.tools = applyTerminal(prev.tools, event, limits.maxTextChars);
+      return;
+    case 'workspace_update':
+      next.workspace = touchPaths(prev.workspace, event.paths, max);
       return;
     case 'interrupt':
       next.interrupts = [...prev.interrupts, { ...event.interrupt, ...tagsOf(event), at: event.at }];

@@ -50,6 +50,8 @@ export interface ConversationState {
   mode: 'direct' | 'normal' | 'enhanced' | 'takeover';
   /** The system prompt the attempt runs with (enhanced instructions included). */
   system?: string;
+  /** The handoff agent whose conversation it is (a run in an agent's mode, or routed to one). */
+  agent?: string;
   messages: Message[];
 }
 
@@ -76,6 +78,8 @@ export interface RunState {
   resourceId?: string;
   /** The conversation the run continues, as given to `run()`. */
   threadId?: string;
+  /** The explicit mode the run was started in (`mode` of `run()`): a resume continues in it. */
+  mode?: string;
   /** `paused`: stopped at an interrupt; resume with the answers. */
   status: 'running' | 'paused' | 'completed' | 'failed';
   phase: RunPhase;
@@ -156,6 +160,7 @@ const RUN_STATE_SCHEMA = object(
     history: { type: 'array', items: MESSAGE },
     resourceId: STRING,
     threadId: STRING,
+    mode: STRING,
     status: { enum: ['running', 'paused', 'completed', 'failed'] },
     phase: {
       enum: ['classifying', 'executing', 'planning', 'dispatching', 'verifying', 'finalizing', 'done'],
@@ -193,7 +198,18 @@ const RUN_STATE_SCHEMA = object(
     revision: COUNT,
     updatedAt: NUMBER,
   },
-  ['complexity', 'plan', 'error', 'revision', 'decisions', 'input', 'history', 'resourceId', 'threadId'],
+  [
+    'complexity',
+    'plan',
+    'error',
+    'revision',
+    'decisions',
+    'input',
+    'history',
+    'resourceId',
+    'threadId',
+    'mode',
+  ],
 );
 
 /**

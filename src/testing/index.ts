@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export * from './fake-clock.js';
+export * from './hash-embedder.js';
 export * from './invariants.js';
 export * from './scripted-image-model.js';
 export * from './scripted-model.js';

@@ -1,5 +1,6 @@
 export * from './arguments.js';
 export * from './error-category.js';
+export type { CallContext } from './invoke.js';
 export { type JsonSchemaOptions, type JsonSchemaParameters, jsonSchema } from './json-schema.js';
 export * from './output.js';
 export * from './paths.js';
@@ -19,4 +20,5 @@ export {
   validateSchema,
 } from './schema.js';
 export * from './similarity.js';
+export * from './trajectory.js';
 export * from './types.js';

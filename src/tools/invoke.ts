@@ -28,6 +28,8 @@ export interface CallContext {
   stepId?: string;
   agent?: string;
   sandbox?: Sandbox;
+  /** See {@link ToolContext.turn}. */
+  turn?: number;
   /** See {@link ToolContext.waitingForHuman}. */
   waitingForHuman?: () => () => void;
 }
@@ -81,6 +83,7 @@ class ToolCall {
       stepId: ctx.stepId,
       agent: ctx.agent,
       sandbox: ctx.sandbox,
+      turn: ctx.turn,
       emit: this.emit,
       progress: (update) => this.progress(update),
     };

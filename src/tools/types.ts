@@ -26,6 +26,8 @@ export interface ToolContext {
   stepId?: string;
   agent?: string;
   sandbox?: Sandbox;
+  /** The executor turn (1, 2, …) whose model reply made the call: a turn's calls share it. Absent outside an executor. */
+  turn?: number;
   /** Emits events tagged with this call as `parentId`. */
   emit: Emitter;
   /**
@@ -75,7 +77,21 @@ export interface Tool<Args = any, Result = unknown> {
    * Absent: the approval threshold (`ApprovalGate`'s `threshold`) decides.
    */
   readonly needsApproval?: NeedsApproval<Args>;
+  /**
+   * Set on a tool that puts a question to a human (`askUserTool`): the
+   * question a call asks. A run that pauses to ask (`pauseOnInterrupt`)
+   * then defers the call as an interruption of kind `question`, answered on
+   * the result's state (`state.answer(id, value)`); the resumed run gives
+   * the call that answer as its result, without asking again.
+   */
+  readonly question?: (args: Args) => ToolQuestion;
   execute(args: Args, ctx: ToolContext): Promise<Result> | Result;
+}
+
+/** A question a tool call puts to a human: free text, or one of `options`. */
+export interface ToolQuestion {
+  title: string;
+  options?: string[];
 }
 
 /** What a {@link NeedsApproval} predicate gets besides the call's arguments. */
@@ -113,6 +129,8 @@ export interface ToolDefinition<S extends StandardSchemaV1, Result> {
   pathArgs?: readonly string[];
   /** See {@link Tool.needsApproval}. */
   needsApproval?: NeedsApproval<SchemaOutput<S>>;
+  /** See {@link Tool.question}. */
+  question?: (args: SchemaOutput<S>) => ToolQuestion;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -157,6 +175,7 @@ export function defineTool<S extends StandardSchemaV1, Result>(
     pathArgs: definition.pathArgs,
     ...(definition.jsonSchema === undefined ? {} : { jsonSchema: definition.jsonSchema }),
     ...(definition.needsApproval === undefined ? {} : { needsApproval: definition.needsApproval }),
+    ...(definition.question === undefined ? {} : { question: definition.question }),
     execute: definition.execute,
   };
 }

@@ -28,6 +28,17 @@ export interface ModelCallTiming {
 /** The mark of the last stage change: a call that follows one (verifying, finalizing) starts there. */
 const STAGE = '#stage';
 
+/** The browser's live page: the latest frame and action (`browser_stream`, `browser_action`). */
+export interface BrowserView {
+  frame?: Omit<TandemEvent<'browser_stream'>, 'type' | 'runId' | 'seq' | 'at'>;
+  action?: Pick<TandemEvent<'browser_action'>, 'action' | 'url' | 'target' | 'ok'>;
+  /**
+   * The page's URL as last reported, by a frame or an action, whichever came
+   * last: a navigation reports its new URL before the new page's first frame.
+   */
+  url?: string;
+}
+
 /** The state a viewer renders. */
 export interface ViewerState {
   progress: RunProgress;
@@ -37,6 +48,8 @@ export interface ViewerState {
   marks: Readonly<Record<string, number>>;
   /** The last event was a text or reasoning delta: a stream is moving. */
   streaming: boolean;
+  /** The browser's page, once a browser tool ran. */
+  browser?: BrowserView;
 }
 
 /**
@@ -63,6 +76,8 @@ export function applyViewerEvent(
   event: TandemEvent,
   limits: ProgressLimits = VIEWER_LIMITS,
 ): ViewerState {
+  // The progress keeps no frames (they are large and only the latest matters): the viewer keeps the last.
+  if (event.type === 'browser_stream' || event.type === 'browser_action') return withBrowser(state, event);
   const progress = reduceProgress(state.progress, event, limits);
   if (progress === state.progress) return state;
   const streaming = event.type === 'token' || event.type === 'reasoning';
@@ -78,7 +93,20 @@ export function applyViewerEvent(
   }
   if (event.type === 'stage') marks = { ...marks, [STAGE]: event.at };
   else if (BOUNDARIES.has(event.type)) marks = markActivity(marks, event);
-  return { progress, modelCalls, marks, streaming };
+  return { progress, modelCalls, marks, streaming, browser: state.browser };
+}
+
+function withBrowser(
+  state: ViewerState,
+  event: TandemEvent<'browser_stream'> | TandemEvent<'browser_action'>,
+): ViewerState {
+  if (event.runId !== state.progress.runId || state.progress.endedAt !== undefined) return state;
+  if (event.type === 'browser_stream') {
+    const { mediaType, data, width, height, url } = event;
+    return { ...state, browser: { ...state.browser, frame: { mediaType, data, width, height, url }, url } };
+  }
+  const { action, url, target, ok } = event;
+  return { ...state, browser: { ...state.browser, action: { action, url, target, ok }, url } };
 }
 
 /** Events that end a piece of an agent's work: the next model call of the agent, or of the step, starts after them. */

@@ -18,6 +18,7 @@ import type { RunState } from '../state/run-state.js';
 import { applyViewerEvent, initialViewerState, type ViewerState, viewerStateOf } from './model.js';
 import { TOKEN_HEADER } from './protocol.js';
 import { renderApprovals } from './render/approvals.js';
+import { renderBrowser } from './render/browser.js';
 import type { Answer, AnswerOutcome, RenderContext } from './render/context.js';
 import { h, replace } from './render/dom.js';
 import { renderFlow } from './render/flow.js';
@@ -210,6 +211,10 @@ export class RunViewerElement extends Base implements RunViewerApi {
       (s) => [p(s).tools],
       (s) => renderTools(p(s).tools, this.ctx),
     );
+    const browser = section(
+      (s) => [s.browser],
+      (s) => renderBrowser(s.browser),
+    );
     const flow = section(
       (s) => [
         p(s).stages,
@@ -227,7 +232,7 @@ export class RunViewerElement extends Base implements RunViewerApi {
       (s) => [s.modelCalls, p(s).tools, p(s).endedAt],
       (s) => renderWaterfall(s),
     );
-    this.sections = [header, approvals, outcome, plan, streams, tools, flow, timing];
+    this.sections = [header, approvals, outcome, plan, streams, tools, browser, flow, timing];
     replace(
       this,
       h(
@@ -239,7 +244,7 @@ export class RunViewerElement extends Base implements RunViewerApi {
         h(
           'div',
           { class: 'tv-grid' },
-          h('div', { class: 'tv-main' }, plan.el, streams.el, tools.el),
+          h('div', { class: 'tv-main' }, plan.el, streams.el, browser.el, tools.el),
           h('div', { class: 'tv-side' }, flow.el),
         ),
         timing.el,

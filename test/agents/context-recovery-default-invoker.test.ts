@@ -44,7 +44,12 @@ const context = () => contextPerConversation({ contextWindow: 128_000, counter: 
 describe('context recovery through the default invoker', () => {
   it('an Executor given only `context` compresses a rejected request and sends it again', async () => {
     const model = new ScriptedModel([{ error: tooLong() }, { text: 'fits now' }]);
-    const executor = new Executor({ model, runtime: testRuntime(), maxIterations: 1, context: context() });
+    const executor = new Executor({
+      model,
+      runtime: testRuntime(),
+      limits: { maxIterations: 1 },
+      context: { manager: context() },
+    });
     const result = await executor.run('go', { history: history() }).result;
     expect(result.output).toBe('fits now');
     expect(model.calls).toBe(2);
@@ -61,13 +66,11 @@ describe('context recovery through the default invoker', () => {
     const pages = Array.from({ length: 5 }, (_, page) => ({ toolCalls: [{ name: 'read', args: { page } }] }));
     const model = new ScriptedModel([...pages, { error: tooLong() }, { text: 'fits now' }]);
     const orchestrator = new Orchestrator({
-      planner: model,
-      executor: model,
-      verifier: false,
+      models: { planner: model, executor: model, verifier: false },
       tools: [read],
-      classify: 'heuristic',
+      planning: { classify: 'heuristic' },
       runtime: testRuntime(),
-      executorOptions: { context: context() },
+      context: { manager: context() },
     });
     const result = await orchestrator.run('hi').result;
     expect(result.output).toBe('fits now');

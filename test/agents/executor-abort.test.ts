@@ -100,7 +100,7 @@ describe('wall-clock budget', () => {
     let started = false;
     const { executor, clock } = setup([callWait], {
       tools: [waitTool(() => (started = true))],
-      timeoutMs: 270_000,
+      limits: { timeoutMs: 270_000 },
     });
     const { error, events } = await runCollect(executor, 'q', {}, async () => {
       await clock.advance(269_999);

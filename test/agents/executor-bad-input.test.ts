@@ -43,7 +43,7 @@ describe('unknown tool names', () => {
   });
 
   it('honours maxInvalidToolTurns', async () => {
-    const { executor } = setup([unknown], { maxInvalidToolTurns: 1 });
+    const { executor } = setup([unknown], { limits: { maxInvalidToolTurns: 1 } });
     const { error } = await runCollect(executor, 'q');
     expect(error.kind).toBe('invalid_tool_calls');
   });
@@ -160,7 +160,7 @@ describe('tool failures become results the model can act on', () => {
 describe('empty model replies', () => {
   it('re-asks up to twice without consuming an iteration', async () => {
     const { model, executor } = setup([{ text: '' }, { text: '  ' }, { text: 'there you go' }], {
-      maxIterations: 1,
+      limits: { maxIterations: 1 },
     });
     const { result } = await runCollect(executor, 'q');
     expect(result).toMatchObject({ output: 'there you go', status: 'success', iterations: 1 });
@@ -192,7 +192,7 @@ describe('model failures', () => {
     // The text shown is kept and the model asked to continue (salvage); the continuation fails too.
     const { executor } = setup(
       [{ error: failure, afterParts: [{ type: 'text-delta', delta: 'Hel' }] }, { error: failure }],
-      { retry: false },
+      { resilience: { retry: false } },
     );
     const { error, events } = await runCollect(executor, 'q');
     expect(error).toBeInstanceOf(RunError);
@@ -205,8 +205,10 @@ describe('model failures', () => {
 
   it('reports an unexpected non-model exception as internal', async () => {
     const { executor } = setup([{ text: 'never' }], {
-      prepareRequest: () => {
-        throw new TypeError('bad hook');
+      context: {
+        prepareRequest: () => {
+          throw new TypeError('bad hook');
+        },
       },
     });
     const { error } = await runCollect(executor, 'q');
@@ -251,7 +253,7 @@ describe('length continuation', () => {
 
   it('honours maxLengthContinuations: 0', async () => {
     const { model, executor } = setup([{ text: 'cut', finishReason: 'length' }], {
-      maxLengthContinuations: 0,
+      limits: { maxLengthContinuations: 0 },
     });
     const { result } = await runCollect(executor, 'q');
     expect(result).toMatchObject({ output: 'cut', status: 'partial' });

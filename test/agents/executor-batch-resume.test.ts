@@ -103,7 +103,12 @@ describe('Executor: deferApprovals', () => {
     const runtime = testRuntime();
     const approvals = new ApprovalGate({ bus: new MemoryInterruptBus({ clock: runtime.clock }), runtime });
     const model = new ScriptedModel(script);
-    const executor = new Executor({ model, tools, gate: approvals.gate, deferApprovals: true, runtime });
+    const executor = new Executor({
+      model,
+      tools,
+      safety: { gate: approvals.gate, pauseOnInterrupt: true },
+      runtime,
+    });
     return { entries, approvals, model, executor };
   }
 

@@ -20,7 +20,7 @@ const BUDGET_AT_3_OF_4 =
 async function fourthResult(output: (n: number) => unknown, args = [1, 2, 3]): Promise<string> {
   const { model, executor } = setup([...args.map(lookup), { text: 'done' }], {
     tools: [tool(output)],
-    maxIterations: 4,
+    limits: { maxIterations: 4 },
   });
   await runCollect(executor, 'q');
   return lastToolResult(model.requests[3]!);

@@ -23,9 +23,9 @@ describe('Executor wall-clock budget', () => {
     const executor = new Executor({
       model,
       tools: [deploy],
-      gate: approvals.gate,
+      safety: { gate: approvals.gate },
       runtime,
-      timeoutMs: 1_000,
+      limits: { timeoutMs: 1_000 },
     });
     const run = executor.run('deploy it');
     let asked = '';
@@ -43,7 +43,7 @@ describe('Executor wall-clock budget', () => {
   it('still ends a run that overruns its budget outside human waits', async () => {
     const runtime = testRuntime();
     const model = new ScriptedModel([{ hang: true }]);
-    const executor = new Executor({ model, runtime, timeoutMs: 1_000 });
+    const executor = new Executor({ model, runtime, limits: { timeoutMs: 1_000 } });
     const run = executor.run('hang');
     await runtime.clock.advance(1_000);
     expect(await run.result).toMatchObject({ status: 'partial', error: { kind: 'timeout' } });

@@ -53,7 +53,7 @@ describe('Executor: context compression by default', () => {
   it('with context: false sends the whole conversation', async () => {
     const model = new ScriptedModel([{ text: 'answer' }], { info: smallWindow });
     const history = longHistory();
-    const executor = new Executor({ model, runtime: testRuntime(), context: false });
+    const executor = new Executor({ model, runtime: testRuntime(), context: { manager: false } });
     const { result, events } = await runCollect(executor, 'and now?', { history });
     expect(result).toMatchObject({ output: 'answer' });
     expect(ofType(events, 'compression')).toEqual([]);

@@ -33,8 +33,8 @@ async function longRun(fails: boolean) {
   const summarizer = new ScriptedModel([{ text: 'SUMMARY' }], { loop: true, stream: false });
   const { model, executor } = setup(script, {
     tools: [lookup(fails)],
-    maxIterations: TURNS + 5,
-    context: contextPerConversation({ summarizer, contextWindow: 8000 }),
+    limits: { maxIterations: TURNS + 5 },
+    context: { manager: contextPerConversation({ summarizer, contextWindow: 8000 }) },
   });
   const { result, error } = await runCollect(executor, 'look every term up');
   expect(error).toBeUndefined();
@@ -99,10 +99,10 @@ describe('context compaction on turns that carry notes', () => {
     const runtime = testRuntime();
     const { executor } = setup([], {
       model,
-      invoker: () => createResilientInvoker({ models: [model], runtime }),
+      resilience: { invoker: () => createResilientInvoker({ models: [model], runtime }) },
       runtime,
       tools: [lookup(true)],
-      context: contextPerConversation({ contextWindow: 128_000, counter: new TokenCounter() }),
+      context: { manager: contextPerConversation({ contextWindow: 128_000, counter: new TokenCounter() }) },
     });
     const { result, events } = await runCollect(executor, 'go', { history });
     expect(result?.output).toBe('done');

@@ -21,7 +21,9 @@ describe('Executor with context management', () => {
       model,
       tools: [add],
       runtime: testRuntime(),
-      context: contextPerConversation({ contextWindow: 4000, summarizer, counter: new TokenCounter() }),
+      context: {
+        manager: contextPerConversation({ contextWindow: 4000, summarizer, counter: new TokenCounter() }),
+      },
     });
     const { events, result: res } = await runCollect(executor, 'and now?', { history });
     expect(res?.output).toBe('answer');
@@ -49,10 +51,10 @@ describe('Executor with context management', () => {
     const runtime = testRuntime();
     const executor = new Executor({
       model,
-      invoker: () => createResilientInvoker({ models: [model], runtime }),
+      resilience: { invoker: () => createResilientInvoker({ models: [model], runtime }) },
       runtime,
-      maxIterations: 1,
-      context: contextPerConversation({ contextWindow: 128_000, counter: new TokenCounter() }),
+      limits: { maxIterations: 1 },
+      context: { manager: contextPerConversation({ contextWindow: 128_000, counter: new TokenCounter() }) },
     });
     const { result: res, events } = await runCollect(executor, 'go', {
       history: [{ role: 'user', content: 'start' }, ...history],

@@ -59,7 +59,12 @@ describe('Executor: tool guardrails by default', () => {
   it('with guardrails: false runs the calls unchecked', async () => {
     const { ran, list } = tools();
     const model = new ScriptedModel([metadata, { text: 'done' }]);
-    const executor = new Executor({ model, tools: list, runtime: testRuntime(), guardrails: false });
+    const executor = new Executor({
+      model,
+      tools: list,
+      runtime: testRuntime(),
+      safety: { guardrails: false },
+    });
     await runCollect(executor, 'go');
     expect(ran).toEqual(['http://169.254.169.254/latest/meta-data']);
   });

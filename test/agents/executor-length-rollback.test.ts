@@ -79,7 +79,10 @@ describe('a reply cut by the output length limit while calling tools', () => {
 
   it('honours maxLengthContinuations: 0', async () => {
     const { tool, written } = writer();
-    const { model, executor } = setup([cutButParses], { tools: [tool], maxLengthContinuations: 0 });
+    const { model, executor } = setup([cutButParses], {
+      tools: [tool],
+      limits: { maxLengthContinuations: 0 },
+    });
     const { result } = await runCollect(executor, 'q');
     expect(written).toEqual([]);
     expect(model.calls).toBe(1);

@@ -139,7 +139,7 @@ describe('budget warnings', () => {
 
   it('puts all notes of a turn after the last tool result, budget last', async () => {
     const { model, executor } = setup([callAdd(1, 1), callAdd(1, 1), callAdd(1, 1), { text: 'ok' }], {
-      maxIterations: 4,
+      limits: { maxIterations: 4 },
     });
     await runCollect(executor, 'q');
     const text = lastToolResult(model.requests[3]!);

@@ -105,7 +105,12 @@ describe('reflection', () => {
   });
 
   it('skips reflection when no iteration is left for a retry', async () => {
-    const { executor, judge } = withJudge([callAdd(2, 3), { text: '5' }], [], {}, { maxIterations: 2 });
+    const { executor, judge } = withJudge(
+      [callAdd(2, 3), { text: '5' }],
+      [],
+      {},
+      { limits: { maxIterations: 2 } },
+    );
     const { result } = await runCollect(executor, 'q');
     expect(result?.output).toBe('5');
     expect(result?.status).toBe('success');
@@ -201,7 +206,7 @@ describe('reflection', () => {
       },
     ]);
     const { executor, clock } = setup([callAdd(2, 3), { text: '5' }], {
-      timeoutMs: 1_000,
+      limits: { timeoutMs: 1_000 },
       reflection: { model: judge },
     });
     const { result } = await runCollect(executor, 'q');
@@ -243,7 +248,7 @@ describe('reflection', () => {
       [callAdd(2, 3), { text: 'It is 5.' }, callAdd(1, 1), callAdd(2, 2)],
       [{ text: 'RETRY: check again' }],
       {},
-      { maxIterations: 4 },
+      { limits: { maxIterations: 4 } },
     );
     const { result } = await runCollect(executor, 'q');
     expect(result?.status).toBe('partial');

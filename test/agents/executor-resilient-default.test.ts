@@ -44,7 +44,7 @@ describe('Executor: resilient by default', () => {
     const failure = unavailable();
     const model = new ScriptedModel([{ error: failure }, { text: 'never' }]);
     const { error, events } = await runCollect(
-      new Executor({ model, runtime: testRuntime(), retry: false }),
+      new Executor({ model, runtime: testRuntime(), resilience: { retry: false } }),
       'hi',
     );
     expect(error).toBeInstanceOf(RunError);
@@ -58,7 +58,11 @@ describe('Executor: resilient by default', () => {
       id: 'p:primary',
     });
     const backup = new ScriptedModel([{ text: 'from backup' }], { id: 'p:backup' });
-    const executor = new Executor({ model: primary, fallbacks: [backup], runtime: testRuntime() });
+    const executor = new Executor({
+      model: primary,
+      resilience: { fallbacks: [backup] },
+      runtime: testRuntime(),
+    });
     const { result, events } = await runCollect(executor, 'hi');
     expect(result).toMatchObject({ status: 'success', output: 'from backup' });
     expect(ofType(events, 'fallback')).toMatchObject([{ from: 'p:primary', to: 'p:backup' }]);
@@ -72,7 +76,10 @@ describe('Executor: resilient by default', () => {
       given.push(m);
       return { id: 'custom', model: m, invoke: (request, options) => m.generate(request, options) };
     };
-    const { result } = await runCollect(new Executor({ model, invoker, runtime: testRuntime() }), 'hi');
+    const { result } = await runCollect(
+      new Executor({ model, resilience: { invoker }, runtime: testRuntime() }),
+      'hi',
+    );
     expect(given).toEqual([model]);
     expect(result).toMatchObject({ output: 'ok' });
   });
@@ -82,7 +89,9 @@ describe('an invoker given as an instance', () => {
   it('is refused with a ConfigError that shows the factory form', () => {
     const model = new ScriptedModel([{ text: 'hi' }]);
     const invoker = directInvoker(model);
-    expect(() => new Executor({ model, invoker: invoker as never })).toThrow(ConfigError);
-    expect(() => new Executor({ model, invoker: invoker as never })).toThrow(/invoker: \(\) => yourInvoker/);
+    expect(() => new Executor({ model, resilience: { invoker: invoker as never } })).toThrow(ConfigError);
+    expect(() => new Executor({ model, resilience: { invoker: invoker as never } })).toThrow(
+      /invoker: \(\) => yourInvoker/,
+    );
   });
 });

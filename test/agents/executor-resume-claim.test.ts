@@ -48,8 +48,7 @@ function app(ledger: string[], script: ScriptEntry[]) {
   const executor = new Executor({
     model,
     tools: [refund],
-    gate: approvals.gate,
-    deferApprovals: true,
+    safety: { gate: approvals.gate, pauseOnInterrupt: true },
     runtime,
   });
   return { approvals, model, executor };

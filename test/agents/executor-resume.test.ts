@@ -94,7 +94,7 @@ describe('Executor: a stream broken after visible text', () => {
     const runtime = testRuntime();
     const executor = new Executor({
       model,
-      invoker: () => createResilientInvoker({ models: [model], runtime }),
+      resilience: { invoker: () => createResilientInvoker({ models: [model], runtime }) },
       runtime,
     });
     const { result, events } = await runCollect(executor, 'What is the answer?');

@@ -10,7 +10,7 @@ import { defineTool } from '../../src/tools/types.js';
 const RUNS = 200;
 
 /** One Executor shared by `RUNS` concurrent runs, each turn calling two parallel-safe 50 ms tools. */
-function sharedExecutor(options: { toolLimiter?: <T>(task: () => Promise<T>) => Promise<T> } = {}) {
+function sharedExecutor(limits: { toolLimiter?: <T>(task: () => Promise<T>) => Promise<T> } = {}) {
   const runtime = testRuntime();
   let running = 0;
   let peak = 0;
@@ -43,7 +43,7 @@ function sharedExecutor(options: { toolLimiter?: <T>(task: () => Promise<T>) => 
     ],
     { loop: true },
   );
-  const executor = new Executor({ model, tools: [wait], runtime, stream: false, ...options });
+  const executor = new Executor({ model, tools: [wait], runtime, stream: false, limits });
   return { executor, runtime, peak: () => peak };
 }
 

@@ -64,7 +64,7 @@ describe('tool error categories', () => {
         { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
         { text: 'ok' },
       ],
-      { tools: [add, flaky], gate: (call) => (call.tool.name === 'add' ? deny() : undefined) },
+      { tools: [add, flaky], safety: { gate: (call) => (call.tool.name === 'add' ? deny() : undefined) } },
     );
     await runCollect(executor, 'q');
     expect(lastToolResult(model.requests[1]!)).toContain(
@@ -78,7 +78,7 @@ describe('tool error categories', () => {
   it('names the category of the last failure in the critical note after three failing turns', async () => {
     const { model, executor } = setup(
       [callAdd(1, 1), callAdd(2, 2), callAdd(3, 3), { text: 'I may not write here.' }],
-      { gate: deny },
+      { safety: { gate: deny } },
     );
     await runCollect(executor, 'q');
     expect(lastToolResult(model.requests[2]!)).not.toContain('CRITICAL');

@@ -90,7 +90,7 @@ describe('Executor turn costs', () => {
   it("an execution's time limit aborts its own signal, never the caller's", async () => {
     const runtime = testRuntime();
     const model = new ScriptedModel([() => ({ hang: true })]);
-    const executor = new Executor({ model, tools: [add], runtime, timeoutMs: 1000 });
+    const executor = new Executor({ model, tools: [add], runtime, limits: { timeoutMs: 1000 } });
     const owner = new AbortController();
     const { bus } = collectingBus();
     const done = executeOn(executor, 'hang', { emit: bus, signal: owner.signal });
@@ -121,11 +121,13 @@ describe('Executor turn costs', () => {
       model: threeTurns(),
       tools: [add],
       runtime: testRuntime(),
-      prepareRequest: (request) => {
-        given.push(request);
-        expect(request.temperature).toBeUndefined();
-        request.temperature = 0;
-        return request;
+      context: {
+        prepareRequest: (request) => {
+          given.push(request);
+          expect(request.temperature).toBeUndefined();
+          request.temperature = 0;
+          return request;
+        },
       },
     });
     await executor.run('add twice').result;

@@ -175,9 +175,11 @@ describe('Executor: the ReAct loop', () => {
   it('lets prepareRequest replace the outgoing request', async () => {
     const seen: number[] = [];
     const { model, executor } = setup([callAdd(1, 2), { text: 'ok' }], {
-      prepareRequest: (request, info) => {
-        seen.push(info.iteration);
-        return { ...request, temperature: 0.5 };
+      context: {
+        prepareRequest: (request, info) => {
+          seen.push(info.iteration);
+          return { ...request, temperature: 0.5 };
+        },
       },
     });
     await runCollect(executor, 'q');
@@ -187,7 +189,11 @@ describe('Executor: the ReAct loop', () => {
 
   it('passes temperature and maxOutputTokens and omits tools when there are none', async () => {
     const model = new ScriptedModel([{ text: 'ok' }]);
-    const executor = new Executor({ model, temperature: 0.2, maxOutputTokens: 99, runtime: testRuntime() });
+    const executor = new Executor({
+      model,
+      modelSettings: { temperature: 0.2, maxOutputTokens: 99 },
+      runtime: testRuntime(),
+    });
     await executor.run('q').result;
     expect(model.requests[0]).toMatchObject({ temperature: 0.2, maxOutputTokens: 99 });
     expect(model.requests[0]!.tools).toBeUndefined();
@@ -202,15 +208,15 @@ describe('Executor: iteration budget', () => {
     ['flash', 3],
     ['pro', 5],
     ['max', 10],
-  ] as const)('tier %s allows %i model turns', async (tier, turns) => {
+  ] as const)('a %s budget of %i model turns allows that many', async (_profile, turns) => {
     const model = new ScriptedModel([forever], { loop: true });
-    const { executor } = setup([], { model, tier });
+    const { executor } = setup([], { model, limits: { maxIterations: turns } });
     const { result } = await runCollect(executor, 'loop');
     expect(model.calls).toBe(turns);
     expect(result!.iterations).toBe(turns);
   });
 
-  it('defaults to the max tier (10 turns)', async () => {
+  it('defaults to 10 turns', async () => {
     const model = new ScriptedModel([forever], { loop: true });
     const { executor } = setup([], { model });
     await runCollect(executor, 'loop');
@@ -218,7 +224,7 @@ describe('Executor: iteration budget', () => {
   });
 
   it('ends partial with a max_iterations error and the last tool results as output', async () => {
-    const { model, executor } = setup([callAdd(1, 1), callAdd(2, 2)], { maxIterations: 2 });
+    const { model, executor } = setup([callAdd(1, 1), callAdd(2, 2)], { limits: { maxIterations: 2 } });
     const { result, events } = await runCollect(executor, 'loop');
     expect(result).toMatchObject({
       status: 'partial',
@@ -233,10 +239,10 @@ describe('Executor: iteration budget', () => {
 
   it('rejects invalid limits with a ConfigError', () => {
     const model = new ScriptedModel([]);
-    expect(() => new Executor({ model, maxIterations: 0 })).toThrow(ConfigError);
-    expect(() => new Executor({ model, timeoutMs: 0 })).toThrow(ConfigError);
-    expect(() => new Executor({ model, maxLengthContinuations: -1 })).toThrow(ConfigError);
-    expect(() => new Executor({ model, tier: 'ultra' as never })).toThrow(ConfigError);
+    expect(() => new Executor({ model, limits: { maxIterations: 0 } })).toThrow(ConfigError);
+    expect(() => new Executor({ model, limits: { timeoutMs: 0 } })).toThrow(ConfigError);
+    expect(() => new Executor({ model, limits: { maxLengthContinuations: -1 } })).toThrow(ConfigError);
+    expect(() => new Executor({ model, limits: { maxIterations: 'ultra' as never } })).toThrow(ConfigError);
     expect(() => new Executor({} as never)).toThrow(ConfigError);
   });
 });

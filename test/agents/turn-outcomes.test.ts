@@ -36,14 +36,14 @@ describe('an executor turn ends as data', () => {
   });
 
   it('stopped (max_iterations): resolves partial with the last tool results', async () => {
-    const { executor } = setup([callAdd(1, 1), callAdd(2, 2)], { maxIterations: 2 });
+    const { executor } = setup([callAdd(1, 1), callAdd(2, 2)], { limits: { maxIterations: 2 } });
     const { result } = await runCollect(executor, 'q');
     expect(result).toMatchObject({ status: 'partial', output: '4', error: { kind: 'max_iterations' } });
   });
 
   it('stopped (length): resolves partial with the text so far', async () => {
     const cut = { text: 'part', finishReason: 'length' as const };
-    const { executor } = setup([cut, cut], { maxLengthContinuations: 1 });
+    const { executor } = setup([cut, cut], { limits: { maxLengthContinuations: 1 } });
     const { result } = await runCollect(executor, 'q');
     expect(result).toMatchObject({ status: 'partial', output: 'partpart', error: { kind: 'length' } });
   });
@@ -79,7 +79,7 @@ describe('an executor turn ends as data', () => {
   });
 
   it('stopped (wall_clock): resolves partial with kind timeout', async () => {
-    const { executor, clock } = setup([{ hang: true }], { timeoutMs: 1_000 });
+    const { executor, clock } = setup([{ hang: true }], { limits: { timeoutMs: 1_000 } });
     const run = executor.run('q');
     await clock.advance(1_000);
     expect(await run.result).toMatchObject({ status: 'partial', error: { kind: 'timeout' } });
@@ -109,8 +109,7 @@ describe('an executor turn ends as data', () => {
     const executor = new Executor({
       model,
       tools: [deploy],
-      gate: approvals.gate,
-      deferApprovals: true,
+      safety: { gate: approvals.gate, pauseOnInterrupt: true },
       runtime,
     });
     const result = await executor.run('deploy').result;
@@ -148,13 +147,14 @@ describe('the orchestrator reads how its executions ended', () => {
   it('pauses on an interrupted execution result, with no interrupt event to go by', async () => {
     const runtime = testRuntime();
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
-      executor: new ScriptedModel([{ toolCalls: [{ id: 'c1', name: 'add', args: { a: 1, b: 2 } }] }]),
-      verifier: false,
-      classify: 'llm',
+      models: {
+        planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
+        executor: new ScriptedModel([{ toolCalls: [{ id: 'c1', name: 'add', args: { a: 1, b: 2 } }] }]),
+        verifier: false,
+      },
+      planning: { classify: 'llm' },
       tools: [add],
-      gate: deferAll,
-      pauseOnInterrupt: true,
+      safety: { gate: deferAll, pauseOnInterrupt: true },
       runtime,
     });
     const run = orchestrator.run('Add');
@@ -168,10 +168,12 @@ describe('the orchestrator reads how its executions ended', () => {
 
   it('resolves failed, like the executor, when the model fails', async () => {
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
-      executor: new ScriptedModel([{ error: new ModelError('auth', 'bad key', { retryable: false }) }]),
-      verifier: false,
-      classify: 'llm',
+      models: {
+        planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
+        executor: new ScriptedModel([{ error: new ModelError('auth', 'bad key', { retryable: false }) }]),
+        verifier: false,
+      },
+      planning: { classify: 'llm' },
       runtime: testRuntime(),
     });
     const result = await orchestrator.run('Answer').result;

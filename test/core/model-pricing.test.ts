@@ -107,7 +107,7 @@ describe('a cost budget on unpriced models', () => {
 
   it('says at start which models it cannot count, fallbacks included', async () => {
     const model = new ScriptedModel([{ text: 'ok' }], { id: 'openai:gpt-4o' });
-    const executor = new Executor({ model, invoker: () => chain(), runtime: testRuntime() });
+    const executor = new Executor({ model, resilience: { invoker: () => chain() }, runtime: testRuntime() });
     const { events } = await eventsOf(executor.run('Hi', { budget: { maxCostUsd: 1 } }));
     expect(events.slice(0, 2)).toMatchObject([
       { type: 'run_started' },
@@ -126,14 +126,16 @@ describe('a cost budget on unpriced models', () => {
 
   it("refuses to start with a ConfigError naming them under onUnpricedModel: 'fail'", () => {
     const model = new ScriptedModel([{ text: 'ok' }], { id: 'openai:gpt-4o' });
-    const executor = new Executor({ model, invoker: () => chain(), runtime: testRuntime() });
+    const executor = new Executor({ model, resilience: { invoker: () => chain() }, runtime: testRuntime() });
     const budget = { maxCostUsd: 1, onUnpricedModel: 'fail' } as const;
     expect(() => executor.run('Hi', { budget })).toThrow(ConfigError);
     expect(() => executor.run('Hi', { budget })).toThrow(/local:llama-3 has no price/);
     expect(model.calls).toBe(0);
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([], { id: 'openai:gpt-4o' }),
-      executor: new ScriptedModel([], { id: 'acme:house-model' }),
+      models: {
+        planner: new ScriptedModel([], { id: 'openai:gpt-4o' }),
+        executor: new ScriptedModel([], { id: 'acme:house-model' }),
+      },
       runtime: testRuntime(),
     });
     expect(() => orchestrator.run('Hi', { budget })).toThrow(/acme:house-model has no price/);
@@ -152,7 +154,7 @@ describe('usage after a fallback', () => {
     const backup = new ScriptedModel([{ text: 'hello', usage: used }], { id: 'openai:gpt-4.1-nano' });
     const executor = new Executor({
       model: primary,
-      invoker: () => createResilientInvoker({ models: [primary, backup] }),
+      resilience: { invoker: () => createResilientInvoker({ models: [primary, backup] }) },
       runtime: testRuntime(),
     });
     const { result, events } = await eventsOf(executor.run('Hi'));
@@ -173,7 +175,7 @@ describe('usage after a fallback', () => {
     });
     const executor = new Executor({
       model: primary,
-      invoker: () => createResilientInvoker({ models: [primary, backup] }),
+      resilience: { invoker: () => createResilientInvoker({ models: [primary, backup] }) },
       output: z.object({ n: z.number() }),
       runtime: testRuntime(),
     });

@@ -98,7 +98,7 @@ describe('ordering invariants over real executor runs', () => {
         async (script, maxIterations) => {
           const { executor, clock } = setup(
             script.map((n) => steps[n]!),
-            { tools, maxIterations },
+            { tools, limits: { maxIterations } },
           );
           const { events, result, error } = await runCollect(executor, 'q', {}, () => clock.runAll());
           expect(checkInvariants(events)).toEqual([]);

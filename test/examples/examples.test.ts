@@ -6,7 +6,7 @@
  * promises; the demo also runs on an OpenAI-compatible loopback server.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,9 @@ const exec = promisify(execFile);
 const CHILD_TIMEOUT_MS = 60_000;
 const offlineEnv: NodeJS.ProcessEnv = {
   ...Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC|GEMINI|GOOGLE)_|^REDIS_URL$/.test(k)),
+    Object.entries(process.env).filter(
+      ([k]) => !/^(OPENAI|ANTHROPIC|GEMINI|GOOGLE|TAVILY)_|^(REDIS_URL|SEARXNG_URL)$/.test(k),
+    ),
   ),
   TSX_TSCONFIG_PATH: fileURLToPath(new URL('tsconfig.runtime.json', import.meta.url)),
 };
@@ -29,20 +31,66 @@ const examples = readdirSync(`${root}examples`)
   .filter((f) => f.endsWith('.ts'))
   .sort();
 
-/** What each example must print (ANSI colours stripped); queue.ts runs on a real Redis. */
+/** Examples that need a Redis server, run in their own block below. */
+const onRedis = ['queue.ts', 'redis-sessions.ts'];
+
+/** What each example must print (ANSI colours stripped); the Redis examples run on a real Redis. */
 const expectedOutput: Record<string, string[]> = {
+  'ag-ui.ts': [
+    'run finished: {"type":"success","pendingToolCallIds":["call_1"]}',
+    'approving: The agent wants to run refund',
+    'tool result: refunded order 42',
+    'assistant: Done: dark theme, and order 42 is refunded.',
+  ],
   'approval-roundtrip.ts': [
     'tool_result run_shell: Tool blocked',
     'tool_result deploy: deployed checkout (v42)',
     'User denied execution of run_shell: Never delete a production namespace. The tool was not executed.',
     'answer: Checkout is deployed; I did not delete the namespace.',
   ],
+  'ask-user-pause.ts': [
+    'status: interrupted',
+    'question (question): Which plan? ["monthly","yearly"]',
+    'tool_result ask_user: User selected: yearly',
+    'answer: You are on the yearly plan now. (success)',
+  ],
+  // Without /usr/bin/chromium the example prints that it was skipped; scripts/test-deps.sh installs it.
+  'browser.ts': existsSync('/usr/bin/chromium')
+    ? [
+        'browser_screenshot: image/png',
+        'refused by the network rules (url.private_address)',
+        'answer: Signed up as Ada',
+      ]
+    : ['browser example skipped: no Chromium'],
+  'chat.ts': [
+    '[process 1] bot: Nice to meet you, Ada.',
+    '[process 2] resuming "main": 2 earlier message(s)',
+    '[process 2] bot: Your name is Ada.',
+  ],
   'code-skill.ts': ["NameError: name 'numbrs' is not defined", 'mean = 3.875 (after 2 attempt(s))'],
   'custom-classifier.ts': ['custom classifier routed it: simple', '(planner calls: 0)'],
   'demo.ts': ['attempt 2 (enhanced)', 'checklist 3/3', 'done status=success'],
+  'eval-demo.ts': [
+    '✓ [10/10]',
+    '| trajectory | 1 | 1 |',
+    '| judge | 1 | 1 |',
+    'dataset portuguese-cities: 10 cases, sha256 ',
+    'report: ',
+  ],
+  'edit-and-search.ts': [
+    '[apply_patch] Applied patch to 1 file (+5 -1): fetch.py',
+    'rollback points: edit_1#2, edit_1#3',
+    'README after rolling back turn 3: fetch() makes one call, no retries.',
+  ],
   'long-conversation.ts': [
     'compression #2: summary',
     "done: 2 summariser call(s); the caller's history still holds all 241 messages.",
+  ],
+  'memory.ts': [
+    'working memory: {"name":"Ada","diet":["peanut allergy"]}',
+    '[memory] recall 2',
+    'user: Hi, I am Ada and I have a peanut allergy.',
+    'forgot ada: 1 store(s) cleared, notes now undefined',
   ],
   'mcp.ts': ['← Saved note #2', 'Your notebook has two notes: buy oat milk, and call the plumber.'],
   'mcp-features.ts': [
@@ -60,12 +108,24 @@ const expectedOutput: Record<string, string[]> = {
   'plan-and-execute.ts': ['re-plan #1', 'status=success revisions=1'],
   'progress-ui.ts': ['completed (success)', 'checklist 3/3'],
   'queue.ts': ['→ lisbon dispatched to the queue', '[worker] population({"city":"Porto"})', 'status=success'],
+  'redis-sessions.ts': [
+    '[run 2] the model saw 3 messages; answered: You are Ada.',
+    '#4 assistant: You are Ada.',
+    'forgot user-42 in 3 stores; threads left: 0',
+  ],
   'research.ts': ['[handoff] chat → research', '[research] Here is what I found.'],
   'resilience.ts': [
     'fallback scripted:primary → scripted:backup (rate_limit)',
     'compress for context_length',
   ],
   'sandbox-code-agent.ts': ['[execute_code] exit code 0', 'Sales summary: rows=3 total=300.00 median=99.50.'],
+  'specialist-agents.ts': [
+    '[routing] research',
+    '[source] CRDTs: an overview <https://crdt.tech/>',
+    '[research] # How CRDTs merge',
+    '1. chat → writing: A short post on CRDTs (accepted)',
+    '### Writing Outline',
+  ],
   'skills-app-builder.ts': [
     'app running (reachable from here: true)',
     'GET /api/items → Middlemarch',
@@ -89,6 +149,11 @@ const expectedOutput: Record<string, string[]> = {
   'skills-web-research.ts': ['[source] Heat pumps explained', 'web_research: 2 citation(s)'],
   'structured-output.ts': ['partial: 2 difference(s) so far', 'Save button: matches spec = false'],
   'two-models.ts': ['total: 1308 tokens'],
+  'ui-message-stream.ts': [
+    'tool-refund: approval-requested {"order":"42"}',
+    'tool-refund: output-available "refunded order 42"',
+    'assistant: Done: order 42 is refunded.',
+  ],
   'viewer.ts': ['tandem viewer: http://127.0.0.1:', 'answered: approve', 'run ended: success'],
 };
 
@@ -142,7 +207,7 @@ describe('examples', () => {
     ]);
   });
 
-  it.concurrent.each(examples.filter((f) => f !== 'queue.ts'))(
+  it.concurrent.each(examples.filter((f) => !onRedis.includes(f)))(
     '%s runs offline on the built package, exits 0 and prints its expected output',
     async (file) => {
       const stdout = await runExample(file);
@@ -180,7 +245,7 @@ describe('the demo printer', () => {
   );
 });
 
-describe('queue example on a real Redis', () => {
+describe('the Redis examples on a real Redis', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -192,6 +257,15 @@ describe('queue example on a real Redis', () => {
     async () => {
       const stdout = await runExample('queue.ts', { ...offlineEnv, REDIS_URL: redis.url });
       for (const line of expectedOutput['queue.ts'] ?? []) expect(stdout).toContain(line);
+    },
+    CHILD_TIMEOUT_MS,
+  );
+
+  it(
+    'redis-sessions.ts continues a thread across two executors and forgets the user',
+    async () => {
+      const stdout = await runExample('redis-sessions.ts', { ...offlineEnv, REDIS_URL: redis.url });
+      for (const line of expectedOutput['redis-sessions.ts'] ?? []) expect(stdout).toContain(line);
     },
     CHILD_TIMEOUT_MS,
   );

@@ -38,7 +38,7 @@ async function runAgent(
   onEvent?: (e: TandemEvent, abort: () => void) => void,
 ) {
   const model = new ScriptedModel(script);
-  const executor = new Executor({ model, tools: connection.tools, tier: 'pro' });
+  const executor = new Executor({ model, tools: connection.tools, limits: { maxIterations: 5 } });
   const run = executor.run('go');
   const events: TandemEvent[] = [];
   run.on('*', (event) => {

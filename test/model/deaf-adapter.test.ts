@@ -58,7 +58,11 @@ describe('a model adapter deaf to its AbortSignal', () => {
     ['stream', true],
   ])('cannot hang a run past its timeoutMs (%s)', async (_label, streams) => {
     const runtime = testRuntime();
-    const executor = new Executor({ model: deafModel('deaf:model', { streams }), runtime, timeoutMs: 5_000 });
+    const executor = new Executor({
+      model: deafModel('deaf:model', { streams }),
+      runtime,
+      limits: { timeoutMs: 5_000 },
+    });
     const { error } = await runtime.clock.run(executor.run('hi').result);
     expect(error).toBeInstanceOf(RunError);
     expect((error as RunError).kind).toBe('timeout');
@@ -69,7 +73,12 @@ describe('a model adapter deaf to its AbortSignal', () => {
     const runtime = testRuntime();
     const model = new ScriptedModel([]);
     const invoker: ModelInvoker = { id: 'custom', model, invoke: () => never() };
-    const executor = new Executor({ model, invoker: () => invoker, runtime, timeoutMs: 1_000 });
+    const executor = new Executor({
+      model,
+      resilience: { invoker: () => invoker },
+      runtime,
+      limits: { timeoutMs: 1_000 },
+    });
     const { error } = await runtime.clock.run(executor.run('hi').result);
     expect((error as RunError).kind).toBe('timeout');
   });
@@ -107,7 +116,12 @@ describe('a provider that stalls every call', () => {
     const stalled = deafModel('stalled:model', { streams: true });
     const backup = new ScriptedModel([{ text: 'from the backup' }], { id: 'backup:model' });
     const invoker = createResilientInvoker({ models: [stalled, backup], runtime, retry: { maxRetries: 3 } });
-    const executor = new Executor({ model: stalled, invoker: () => invoker, runtime, timeoutMs: 3_600_000 });
+    const executor = new Executor({
+      model: stalled,
+      resilience: { invoker: () => invoker },
+      runtime,
+      limits: { timeoutMs: 3_600_000 },
+    });
     const run = executor.run('hi');
     const fallbacks: unknown[] = [];
     run.on('fallback', (event) => fallbacks.push(event));

@@ -47,7 +47,7 @@ describe('step attempt signals', () => {
         verifier: [{ text: 'PASS: ok' }],
         finalizer: [{ text: 'final' }],
       },
-      { tools: [linger, hang], stepTimeoutMs: 1_000 },
+      { tools: [linger, hang], limits: { stepTimeoutMs: 1_000 } },
     );
     const pending = collect(orchestrator, 'Two parts');
     await hangStarted;
@@ -59,7 +59,7 @@ describe('step attempt signals', () => {
       stepId: 's2',
       error: { kind: 'timeout' },
     });
-    expect(result?.steps.map((s) => [s.step.id, s.status, s.output])).toEqual([
+    expect(result?.steps.map((s) => [s.id, s.status, s.output])).toEqual([
       ['s1', 'completed', 'one'],
       ['s2', 'completed', 'two'],
     ]);

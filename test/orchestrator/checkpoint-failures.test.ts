@@ -34,7 +34,7 @@ const twoSteps = () => ({
 describe('checkpoint failures', () => {
   it('a run whose every save fails still succeeds, and its result says how many saves failed and why', async () => {
     const store = brokenStore();
-    const { orchestrator } = setup(twoSteps(), { checkpoints: store });
+    const { orchestrator } = setup(twoSteps(), { checkpoints: { store } });
     const { result, events } = await collect(orchestrator, 'Two steps');
     expect(result?.status).toBe('success');
     expect(result?.checkpoints).toEqual({
@@ -57,7 +57,7 @@ describe('checkpoint failures', () => {
       saves++;
       return save(id, state);
     };
-    const { orchestrator } = setup(twoSteps(), { checkpoints: store });
+    const { orchestrator } = setup(twoSteps(), { checkpoints: { store } });
     const { result } = await collect(orchestrator, 'Two steps');
     expect(result?.checkpoints).toEqual({ saved: saves, failed: 0 });
   });
@@ -71,7 +71,7 @@ describe('checkpoint failures', () => {
 
   it("onCheckpointError 'fail' stops the run at the first failed save with a typed CheckpointError", async () => {
     const store = brokenStore();
-    const { orchestrator, models } = setup(twoSteps(), { checkpoints: store, onCheckpointError: 'fail' });
+    const { orchestrator, models } = setup(twoSteps(), { checkpoints: { store, onError: 'fail' } });
     const { result, error, events } = await collect(orchestrator, 'Two steps');
     expect(result?.status).toBe('failed');
     expect(error).toBeInstanceOf(CheckpointError);
@@ -91,12 +91,13 @@ describe('checkpoint failures', () => {
       }
       return save(id, state);
     };
-    const { orchestrator } = setup(twoSteps(), { checkpoints: store, onCheckpointError: 'fail' });
+    const { orchestrator } = setup(twoSteps(), { checkpoints: { store, onError: 'fail' } });
     const { error } = await collect(orchestrator, 'Two steps');
     expect(error).toMatchObject({ name: 'CheckpointError', kind: 'serialize' });
   });
 
-  it('rejects an unknown onCheckpointError', () => {
-    expect(() => setup(twoSteps(), { onCheckpointError: 'ignore' as 'warn' })).toThrow(ConfigError);
+  it('rejects an unknown checkpoints.onError', () => {
+    const checkpoints = { store: new MemoryCheckpointStore(), onError: 'ignore' as 'warn' };
+    expect(() => setup(twoSteps(), { checkpoints })).toThrow(ConfigError);
   });
 });

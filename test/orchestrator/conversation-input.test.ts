@@ -108,7 +108,7 @@ describe('Orchestrator: a follow-up with an image and a history', () => {
   it('continues the conversation in a simple run: history, then the request with its image', async () => {
     const { orchestrator, models } = setup(
       { executor: [{ text: 'Chart B.' }] },
-      { classify: () => 'simple' },
+      { planning: { classify: () => 'simple' } },
     );
     await orchestrator.run(followUp, { history }).result;
     expect(models.executor.requests[0]!.messages).toEqual([...history, { role: 'user', content: followUp }]);
@@ -138,9 +138,11 @@ describe('Orchestrator: classifier and router see the conversation', () => {
     const { orchestrator } = setup(
       { executor: [{ text: 'B' }] },
       {
-        classify: (task, context) => {
-          seen.push(task, context.input, context.history);
-          return 'simple';
+        planning: {
+          classify: (task, context) => {
+            seen.push(task, context.input, context.history);
+            return 'simple';
+          },
         },
       },
     );
@@ -153,7 +155,7 @@ describe('Orchestrator: classifier and router see the conversation', () => {
   });
 
   it('classifies by heuristics from the words of content parts, not their images', async () => {
-    const { orchestrator } = setup({ executor: [{ text: 'B' }] }, { classify: 'heuristic' });
+    const { orchestrator } = setup({ executor: [{ text: 'B' }] }, { planning: { classify: 'heuristic' } });
     const run = orchestrator.run(followUp, { history });
     const routing: TandemEvent[] = [];
     run.on('routing', (e) => routing.push(e));
@@ -194,8 +196,7 @@ describe('Orchestrator: agents of a mode see the history', () => {
     ]);
     const runtime = testRuntime();
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([]),
-      executor: new ScriptedModel([]),
+      models: { planner: new ScriptedModel([]), executor: new ScriptedModel([]) },
       handoffs: new HandoffManager({ agents, runtime }),
       runtime,
     });
@@ -208,7 +209,7 @@ describe('Orchestrator: agents of a mode see the history', () => {
 
 describe('Orchestrator: the ids and the saved request', () => {
   it("uses the caller's runId on every event and saves the ids in the state", async () => {
-    const { orchestrator } = setup({ executor: [{ text: 'B' }] }, { classify: () => 'simple' });
+    const { orchestrator } = setup({ executor: [{ text: 'B' }] }, { planning: { classify: () => 'simple' } });
     const run = orchestrator.run('Which one grows faster?', {
       runId: 'chat-42-turn-7',
       resourceId: 'user-9',
@@ -231,12 +232,14 @@ describe('Orchestrator: the ids and the saved request', () => {
     const runtime = testRuntime();
     const build = (planner: ScriptedModel) =>
       new Orchestrator({
-        planner,
-        executor: new ScriptedModel([{ text: 'B grows faster' }]),
-        verifier: false,
-        finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
-        classify: 'llm',
-        checkpoints: store,
+        models: {
+          planner,
+          executor: new ScriptedModel([{ text: 'B grows faster' }]),
+          verifier: false,
+          finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
+        },
+        planning: { classify: 'llm' },
+        checkpoints: { store },
         runtime,
       });
     const broken = { error: new ModelError('bad_request', 'planner down') };

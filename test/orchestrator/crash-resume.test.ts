@@ -43,12 +43,14 @@ describe('resume after kill -9', () => {
       { text: 's3 recorded' },
     ]);
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([]),
-      executor,
-      verifier: false,
-      finalizer: ({ steps }) => steps.map((s) => s.output).join(', '),
+      models: {
+        planner: new ScriptedModel([]),
+        executor,
+        verifier: false,
+        finalizer: ({ steps }) => steps.map((s) => s.output).join(', '),
+      },
       tools: [record(ledger)],
-      checkpoints: store,
+      checkpoints: { store },
       runtime: testRuntime(),
     });
     const result = await orchestrator.resume(saved).result;

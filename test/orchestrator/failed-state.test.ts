@@ -9,11 +9,15 @@ import { viewerStateFromRunState } from '../../src/viewer/index.js';
 
 function failing(store: MemoryCheckpointStore<RunState>) {
   return new Orchestrator({
-    planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
-    executor: new ScriptedModel([{ error: new ModelError('auth', 'Invalid API key for scripted:executor') }]),
-    verifier: false,
-    classify: 'llm',
-    checkpoints: store,
+    models: {
+      planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
+      executor: new ScriptedModel([
+        { error: new ModelError('auth', 'Invalid API key for scripted:executor') },
+      ]),
+      verifier: false,
+    },
+    planning: { classify: 'llm' },
+    checkpoints: { store },
     runtime: testRuntime(),
   });
 }
@@ -47,10 +51,12 @@ describe('the saved state of a failed run', () => {
     const run = failing(store).run('Answer');
     await run.result.catch(() => undefined);
     const resumer = new Orchestrator({
-      planner: new ScriptedModel([]),
-      executor: new ScriptedModel([{ text: 'answered' }]),
-      verifier: false,
-      checkpoints: store,
+      models: {
+        planner: new ScriptedModel([]),
+        executor: new ScriptedModel([{ text: 'answered' }]),
+        verifier: false,
+      },
+      checkpoints: { store },
       runtime: testRuntime(),
     });
     await expect(resumer.resume((await store.load(run.runId))!).result).resolves.toMatchObject({

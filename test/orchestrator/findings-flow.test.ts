@@ -48,7 +48,7 @@ describe('Orchestrator: findings along the plan', () => {
         verifier: [{ text: 'PASS: ok' }],
         finalizer: [{ text: 'final' }],
       },
-      { maxFindingChars: 10 },
+      { context: { maxFindingChars: 10 } },
     );
     const result = await clock.run(orchestrator.run('Three independent things').result);
     expect(result.steps.map((s) => s.status)).toEqual(['completed', 'failed', 'completed']);

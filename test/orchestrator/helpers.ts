@@ -54,7 +54,9 @@ export function setup(
     verifier?: ScriptEntry[];
     finalizer?: ScriptEntry[];
   },
-  options: Partial<OrchestratorOptions> = {},
+  options: Omit<Partial<OrchestratorOptions>, 'models'> & {
+    models?: Partial<OrchestratorOptions['models']>;
+  } = {},
 ) {
   const runtime = testRuntime();
   const models: Models = {
@@ -64,14 +66,17 @@ export function setup(
     finalizer: new ScriptedModel(scripts.finalizer ?? [], { id: 'scripted:finalizer' }),
   };
   const orchestrator = new Orchestrator({
-    planner: models.planner,
-    executor: models.executor,
-    verifier: models.verifier,
-    finalizer: models.finalizer,
     tools: [add],
-    classify: 'llm',
     runtime,
     ...options,
+    models: {
+      planner: models.planner,
+      executor: models.executor,
+      verifier: models.verifier,
+      finalizer: models.finalizer,
+      ...options?.models,
+    },
+    planning: { classify: 'llm', ...options?.planning },
   });
   return { orchestrator, models, clock: runtime.clock };
 }

@@ -8,7 +8,12 @@ function base(extra: Record<string, unknown>) {
   const planner = new ScriptedModel([], { id: 'scripted:planner' });
   const executor = new ScriptedModel([], { id: 'scripted:executor' });
   const runtime = testRuntime();
-  return { planner, executor, runtime, o: new Orchestrator({ planner, executor, runtime, ...extra }) };
+  return {
+    planner,
+    executor,
+    runtime,
+    o: new Orchestrator({ runtime, ...extra, models: { planner, executor } }),
+  };
 }
 
 describe('Orchestrator: explicit modes and routing', () => {
@@ -104,7 +109,7 @@ describe('Orchestrator: explicit modes and routing', () => {
     const { o, executor } = base({
       handoffs: new HandoffManager({ agents, runtime: testRuntime() }),
       router,
-      classify: 'heuristic',
+      planning: { classify: 'heuristic' },
     });
     const first = await collect(o, 'find papers on retrieval');
     expect(first.result).toMatchObject({ output: 'found papers', agent: 'research' });

@@ -9,7 +9,7 @@ describe('Orchestrator: simple path', () => {
   it('runs a simple task as one Executor run on the executor model, without the planner', async () => {
     const { orchestrator, models } = setup(
       { executor: [{ text: '4' }] },
-      { classify: 'heuristic', instructions: 'Be brief.' },
+      { planning: { classify: 'heuristic' }, instructions: 'Be brief.' },
     );
     const { events, result } = await collect(orchestrator, 'What is 2+2?');
     expect(result).toMatchObject({ output: '4', status: 'success', complexity: 'simple', steps: [] });
@@ -38,7 +38,7 @@ describe('Orchestrator: simple path', () => {
         planner: [{ text: '```json\n{"needsPlan": false, "reasoning": "one thing"}\n```' }],
         executor: [{ text: 'done' }],
       },
-      { classify: 'auto' },
+      { planning: { classify: 'auto' } },
     );
     const { result, events } = await collect(
       orchestrator,
@@ -73,7 +73,7 @@ describe('Orchestrator: plan and execute', () => {
       complexity: 'complex',
       revisions: 0,
     });
-    expect(result!.steps.map((s) => [s.step.id, s.status])).toEqual([
+    expect(result!.steps.map((s) => [s.id, s.status])).toEqual([
       ['s2', 'completed'],
       ['s1', 'completed'],
     ]);
@@ -175,7 +175,7 @@ describe('Orchestrator: plan and execute', () => {
         verifier: [{ text: 'PASS: ok' }],
         finalizer: [{ text: 'final' }],
       },
-      { stepConcurrency: 2 },
+      { limits: { stepConcurrency: 2 } },
     );
     const { result } = await collect(orchestrator, 'Do a and b then c');
     expect(result?.status).toBe('success');
@@ -258,7 +258,7 @@ describe('Orchestrator: escalation ladder', () => {
         executor: [broken(), broken()],
         verifier: [{ text: 'FAIL: nothing' }],
       },
-      { maxReplans: 0 },
+      { limits: { maxReplans: 0 } },
     );
     const { result } = await collect(orchestrator, 'Do it');
     expect(result?.status).toBe('failed');
@@ -292,7 +292,7 @@ describe('Orchestrator: escalation ladder', () => {
         verifier: [{ text: 'PASS: ok' }],
         finalizer: [{ text: 'final' }],
       },
-      { tools: [hang], stepTimeoutMs: 1_000 },
+      { tools: [hang], limits: { stepTimeoutMs: 1_000 } },
     );
     const pending = collect(orchestrator, 'Slow job');
     await toolStarted;
@@ -322,7 +322,7 @@ describe('Orchestrator: verify and re-plan', () => {
     });
     const { events, result } = await collect(orchestrator, 'Do three parts');
     expect(result).toMatchObject({ status: 'success', revisions: 1, output: 'all three' });
-    expect(result!.steps.map((s) => [s.step.id, s.output])).toEqual([
+    expect(result!.steps.map((s) => [s.id, s.output])).toEqual([
       ['s1', 'one'],
       ['s2', 'two'],
       ['s3', 'three'],
@@ -358,7 +358,7 @@ describe('Orchestrator: verify and re-plan', () => {
         executor: [{ text: 'alpha' }, { text: 'beta' }],
         verifier: [{ text: 'PASS: ok' }],
       },
-      { finalizer: ({ steps }) => steps.map((s) => s.output).join('+') },
+      { models: { finalizer: ({ steps }) => steps.map((s) => s.output).join('+') } },
     );
     const { result } = await collect(orchestrator, 'Two parts');
     expect(result?.output).toBe('alpha+beta');
@@ -463,7 +463,7 @@ describe('Orchestrator: step runners', () => {
       },
     );
     const { result, events } = await collect(orchestrator, 'Two remote steps');
-    expect(result?.steps.map((s) => [s.step.id, s.status, s.output])).toEqual([
+    expect(result?.steps.map((s) => [s.id, s.status, s.output])).toEqual([
       ['s1', 'completed', 'remote one'],
       ['s2', 'completed', 'remote two'],
     ]);

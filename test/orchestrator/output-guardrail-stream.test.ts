@@ -16,12 +16,11 @@ const lookup = defineTool({
 function run(executor: ScriptEntry[], guardrails?: Guardrails) {
   const runtime = testRuntime();
   const orchestrator = new Orchestrator({
-    planner: new ScriptedModel([]),
-    executor: new ScriptedModel(executor, { chunking: 'chars' }),
     tools: [lookup],
     runtime,
-    classify: 'heuristic',
-    ...(guardrails ? { guardrails: guardrails } : {}),
+    ...(guardrails ? { safety: { guardrails: guardrails } } : {}),
+    models: { planner: new ScriptedModel([]), executor: new ScriptedModel(executor, { chunking: 'chars' }) },
+    planning: { classify: 'heuristic' },
   });
   const started = orchestrator.run('Who do I contact?');
   const events: TandemEvent[] = [];

@@ -28,22 +28,30 @@ const batch = (...calls: ReturnType<typeof entry>[]): ScriptEntry => ({ toolCall
 function pausing(
   scripts: { planner?: ScriptEntry[]; executor: ScriptEntry[] },
   shared: { store: CheckpointStore<RunState>; tools: Tool[] },
-  options: Partial<OrchestratorOptions> = {},
+  options: Omit<Partial<OrchestratorOptions>, 'models'> & {
+    models?: Partial<OrchestratorOptions['models']>;
+  } = {},
 ) {
   const planner = new ScriptedModel(scripts.planner ?? [], { id: 'scripted:planner' });
   const executor = new ScriptedModel(scripts.executor, { id: 'scripted:executor' });
   const orchestrator = new Orchestrator({
-    planner,
-    executor,
-    verifier: false,
-    finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
-    classify: 'llm',
     tools: shared.tools,
-    checkpoints: shared.store,
-    approvals: new ApprovalGate({ bus: new MemoryInterruptBus() }),
-    pauseOnInterrupt: true,
     runtime: testRuntime(),
     ...options,
+    models: {
+      planner,
+      executor,
+      verifier: false,
+      finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
+      ...options?.models,
+    },
+    planning: { classify: 'llm', ...options?.planning },
+    checkpoints: { store: shared.store, ...options?.checkpoints },
+    safety: {
+      approvals: new ApprovalGate({ bus: new MemoryInterruptBus() }),
+      pauseOnInterrupt: true,
+      ...options?.safety,
+    },
   });
   return { orchestrator, planner, executor };
 }

@@ -13,7 +13,7 @@ describe('Orchestrator: planner options', () => {
         finalizer: [{ text: 'final' }],
       },
       {
-        plannerOptions: {
+        planning: {
           attempts: 1,
           fallbackToSingleStep: true,
           jsonMode: true,
@@ -45,7 +45,7 @@ describe('Orchestrator: planner options', () => {
         verifier: [{ text: 'PASS: ok' }],
         finalizer: [{ text: 'final' }],
       },
-      { plannerOptions: { attempts: 4, retryDelaysMs: [7] } },
+      { planning: { attempts: 4, retryDelaysMs: [7] } },
     );
     const run = orchestrator.run('Plan it');
     const retries: number[] = [];
@@ -60,7 +60,7 @@ describe('Orchestrator: planner options', () => {
   it('rejects invalid planner options with a typed error when the orchestrator is built', () => {
     const model = new ScriptedModel([]);
     expect(
-      () => new Orchestrator({ planner: model, executor: model, plannerOptions: { attempts: 0 } }),
+      () => new Orchestrator({ models: { planner: model, executor: model }, planning: { attempts: 0 } }),
     ).toThrow(ConfigError);
   });
 });

@@ -42,15 +42,16 @@ function processOf(
 ) {
   const executorModel = new ScriptedModel(executor, { id: 'scripted:executor' });
   const orchestrator = new Orchestrator({
-    planner: new ScriptedModel(planner, { id: 'scripted:planner' }),
-    executor: executorModel,
-    verifier: false,
-    finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
-    classify: 'llm',
+    models: {
+      planner: new ScriptedModel(planner, { id: 'scripted:planner' }),
+      executor: executorModel,
+      verifier: false,
+      finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
+    },
+    planning: { classify: 'llm' },
     tools: auditAndRefund((line) => ledger.push(line)),
-    checkpoints: store,
-    approvals: new ApprovalGate({ bus: new MemoryInterruptBus() }),
-    pauseOnInterrupt: true,
+    checkpoints: { store },
+    safety: { approvals: new ApprovalGate({ bus: new MemoryInterruptBus() }), pauseOnInterrupt: true },
     runtime: testRuntime(),
   });
   return { orchestrator, executorModel };

@@ -31,19 +31,22 @@ function ledger() {
 
 function orchestrator(
   scripts: { planner: ScriptEntry[]; executor: ScriptEntry[] },
-  options: Partial<OrchestratorOptions>,
+  options: Omit<Partial<OrchestratorOptions>, 'models'> & { models?: Partial<OrchestratorOptions['models']> },
 ) {
   const runtime = testRuntime();
   const planner = new ScriptedModel(scripts.planner, { id: 'scripted:planner' });
   const executor = new ScriptedModel(scripts.executor, { id: 'scripted:executor' });
   const o = new Orchestrator({
-    planner,
-    executor,
-    verifier: false,
-    finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
-    classify: 'llm',
     runtime,
     ...options,
+    models: {
+      planner,
+      executor,
+      verifier: false,
+      finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
+      ...options?.models,
+    },
+    planning: { classify: 'llm', ...options?.planning },
   });
   return { o, planner, executor, clock: runtime.clock };
 }
@@ -65,7 +68,7 @@ describe('run state and resume', () => {
         planner: [decideComplex, { text: planJson([{ id: 's1' }, { id: 's2', dependsOn: ['s1'] }]) }],
         executor: [call('a'), { text: 'one' }, { text: 'two' }],
       },
-      { tools: [tool], checkpoints: store },
+      { tools: [tool], checkpoints: { store } },
     );
     const run = o.run('Two steps');
     const result = await run.result;
@@ -103,7 +106,7 @@ describe('run state and resume', () => {
           },
         ],
       },
-      { tools: [tool], checkpoints: store },
+      { tools: [tool], checkpoints: { store } },
     );
     const crashed = first.o.run('Two steps', { signal: controller.signal });
     expect(await crashed.result).toMatchObject({ status: 'failed', error: { kind: 'aborted' } });
@@ -115,7 +118,7 @@ describe('run state and resume', () => {
 
     const second = orchestrator(
       { planner: [], executor: [{ text: 'step two done' }] },
-      { tools: [tool], checkpoints: store },
+      { tools: [tool], checkpoints: { store } },
     );
     const resumed = second.o.resume(JSON.parse(JSON.stringify(saved)));
     const events: TandemEvent[] = [];
@@ -157,7 +160,7 @@ describe('run state and resume', () => {
           },
         ],
       },
-      { tools: [tool], checkpoints: store },
+      { tools: [tool], checkpoints: { store } },
     );
     const crashed = first.o.run('Three steps', { signal: controller.signal });
     await crashed.result.catch(() => undefined);
@@ -165,7 +168,7 @@ describe('run state and resume', () => {
     expect(saved.steps.map((s) => s.status)).toEqual(['failed', 'skipped', 'running']);
     const second = orchestrator(
       { planner: [], executor: [{ text: 's3 done' }] },
-      { tools: [tool], checkpoints: store },
+      { tools: [tool], checkpoints: { store } },
     );
     const result = await second.o.resume(saved).result;
     expect(result.steps.map((s) => s.status)).toEqual(['failed', 'skipped', 'completed']);
@@ -180,7 +183,7 @@ describe('run state and resume', () => {
       const approvals = new ApprovalGate({ bus: new MemoryInterruptBus(), guardrails: new Guardrails() });
       return orchestrator(
         { planner, executor },
-        { tools: [tool], checkpoints: store, approvals, pauseOnInterrupt: true },
+        { tools: [tool], checkpoints: { store }, safety: { approvals, pauseOnInterrupt: true } },
       );
     };
     const first = make([call('pay 10')], [{ text: '{"needsPlan": false, "reasoning": "one call"}' }]);
@@ -215,9 +218,8 @@ describe('run state and resume', () => {
         { planner, executor },
         {
           tools: [tool],
-          checkpoints: store,
-          approvals: new ApprovalGate({ bus: new MemoryInterruptBus() }),
-          pauseOnInterrupt: true,
+          checkpoints: { store },
+          safety: { approvals: new ApprovalGate({ bus: new MemoryInterruptBus() }), pauseOnInterrupt: true },
         },
       );
     const paused = make([call('x')], [{ text: '{"needsPlan": false, "reasoning": "r"}' }]).o.run('Do x');
@@ -257,7 +259,11 @@ describe('run state and resume', () => {
         planner: [{ text: '{"needsPlan": false, "reasoning": "r"}' }],
         executor: [{ toolCalls: [{ name: 'fetch_url', args: { url: 'http://example.com/' } }] }],
       },
-      { tools: [fetchUrl], checkpoints: store, approvals: approvals(), pauseOnInterrupt: true },
+      {
+        tools: [fetchUrl],
+        checkpoints: { store },
+        safety: { approvals: approvals(), pauseOnInterrupt: true },
+      },
     );
     const paused = first.o.run('Fetch it');
     await paused.result.catch(() => undefined);
@@ -268,7 +274,7 @@ describe('run state and resume', () => {
       call0.content[0].arguments = '{"url":"http://127.0.0.1/admin"}';
     const second = orchestrator(
       { planner: [], executor: [{ text: 'blocked' }] },
-      { tools: [fetchUrl], checkpoints: store, approvals: approvals() },
+      { tools: [fetchUrl], checkpoints: { store }, safety: { approvals: approvals() } },
     );
     await second.o.resume(saved, { responses: { [saved.interrupts[0]!.id]: { action: 'approve' } } }).result;
     expect(fetched).toEqual([]);

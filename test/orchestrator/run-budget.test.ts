@@ -55,7 +55,7 @@ describe('Executor run budget', () => {
       model,
       tools: [lookup],
       runtime: testRuntime(),
-      budget: { maxCostUsd: 0.5 },
+      limits: { budget: { maxCostUsd: 0.5 } },
     });
     const run = executor.run('Find it');
     const result = await run.result;
@@ -111,7 +111,7 @@ describe('Orchestrator run budget and cost', () => {
         verifier: [{ text: 'PASS' }],
         finalizer: [{ text: 'final' }],
       },
-      { budget: { maxTokens: 1000 } },
+      { limits: { budget: { maxTokens: 1000 } } },
     );
     const run = orchestrator.run('Do three things');
     const events: TandemEvent[] = [];

@@ -7,6 +7,7 @@ import {
   MemoryCheckpointStore,
   MemoryInterruptBus,
   Orchestrator,
+  type OrchestratorOptions,
   RunError,
   type RunState,
   SkillRegistry,
@@ -37,7 +38,7 @@ function appSkills() {
 type Path = 'invoke_skill' | 'mode';
 
 /** The same request down either path: a model calling `invoke_skill`, or the dedicated `app` mode. */
-function start(path: Path, approvals: ApprovalGate, extra: Record<string, unknown> = {}) {
+function start(path: Path, approvals: ApprovalGate, extra: Partial<OrchestratorOptions> = {}) {
   const { skills, built } = appSkills();
   const executor = new ScriptedModel([
     {
@@ -52,13 +53,12 @@ function start(path: Path, approvals: ApprovalGate, extra: Record<string, unknow
     { text: 'Finished.' },
   ]);
   const orchestrator = new Orchestrator({
-    planner: new ScriptedModel([]),
-    executor,
     runtime: testRuntime(),
-    classify: 'heuristic',
-    approvals,
     ...(path === 'mode' ? { skills } : { tools: createSkillTools(skills) }),
     ...extra,
+    models: { planner: new ScriptedModel([]), executor },
+    planning: { classify: 'heuristic' },
+    safety: { approvals, ...extra.safety },
   });
   const run = orchestrator.run('todo', path === 'mode' ? { mode: 'app' } : {});
   const events: TandemEvent[] = [];
@@ -129,7 +129,7 @@ describe('a risky skill asks for approval the same way on both paths', () => {
     for (const path of ['invoke_skill', 'mode'] as const) {
       const store = new MemoryCheckpointStore<RunState>();
       const approvals = new ApprovalGate({ bus: new MemoryInterruptBus() });
-      const options = { checkpoints: store, pauseOnInterrupt: true };
+      const options = { checkpoints: { store }, safety: { pauseOnInterrupt: true } };
       const { orchestrator, run, built } = start(path, approvals, options);
       expect((await run.result).error).toBeInstanceOf(RunError);
       await expect(run.result).resolves.toMatchObject({
@@ -146,5 +146,21 @@ describe('a risky skill asks for approval the same way on both paths', () => {
       expect(resumed.output).toBe('Running at http://127.0.0.1:4100/');
       expect(built).toEqual(['todo']);
     }
+  });
+
+  it('a paused dedicated mode resumes in its mode without passing it again, in a new process', async () => {
+    const store = new MemoryCheckpointStore<RunState>();
+    // No bus: the approval pauses the run, answered on the result's state.
+    const { orchestrator, run, built } = start('mode', new ApprovalGate({}), { checkpoints: { store } });
+    const paused = await run.result;
+    expect(paused.status).toBe('interrupted');
+    expect(paused.state?.mode).toBe('app');
+    paused.state!.approve(paused.interruptions![0]!.id);
+    // The state as another process would load it: plain JSON, no option but the state.
+    const saved = JSON.parse(JSON.stringify(paused.state));
+    const resumed = await orchestrator.resume(saved).result;
+    expect(resumed).toMatchObject({ status: 'success', output: 'Running at http://127.0.0.1:4100/' });
+    expect(built).toEqual(['todo']);
+    expect((await store.load(run.runId))!.mode).toBe('app');
   });
 });

@@ -13,9 +13,8 @@ function routed(routerReply: string) {
   const routerModel = new ScriptedModel([{ text: routerReply }], { id: 'scripted:router' });
   const executor = new ScriptedModel([], { id: 'scripted:executor' });
   const orchestrator = new Orchestrator({
-    planner: new ScriptedModel([], { id: 'scripted:planner' }),
-    executor,
-    classify: 'heuristic',
+    models: { planner: new ScriptedModel([], { id: 'scripted:planner' }), executor },
+    planning: { classify: 'heuristic' },
     handoffs: new HandoffManager({ agents, runtime }),
     router: new Router({ model: routerModel, agents: agents.descriptors(), defaultAgent: 'chat', runtime }),
     runtime,

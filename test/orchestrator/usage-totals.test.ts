@@ -107,9 +107,8 @@ describe('Orchestrator: usage totals and agent tags', () => {
         ],
       },
       {
-        checkpoints: store,
-        verifier: false,
-        finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
+        checkpoints: { store },
+        models: { verifier: false, finalizer: ({ steps }) => steps.map((s) => s.output).join(' | ') },
       },
     );
     const crashed = first.orchestrator.run('Two steps', { signal: controller.signal });
@@ -120,9 +119,8 @@ describe('Orchestrator: usage totals and agent tags', () => {
     const second = setup(
       { executor: [{ text: 'two', usage: usage(50) }] },
       {
-        checkpoints: store,
-        verifier: false,
-        finalizer: ({ steps }) => steps.map((s) => s.output).join(' | '),
+        checkpoints: { store },
+        models: { verifier: false, finalizer: ({ steps }) => steps.map((s) => s.output).join(' | ') },
       },
     );
     const resumed = second.orchestrator.resume(saved);

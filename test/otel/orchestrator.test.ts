@@ -39,12 +39,14 @@ function setup(scripts: (clock: FakeClock) => Record<'planner' | 'executor' | 'v
     execute: ({ a, b }) => a + b,
   });
   const orchestrator = new Orchestrator({
-    planner: new ScriptedModel(s.planner, { id: 'scripted:planner' }),
-    executor: new ScriptedModel(s.executor, { id: 'scripted:executor' }),
-    verifier: new ScriptedModel(s.verifier, { id: 'scripted:verifier' }),
-    finalizer: ({ steps }) => steps.map((r) => r.output).join(' / '),
+    models: {
+      planner: new ScriptedModel(s.planner, { id: 'scripted:planner' }),
+      executor: new ScriptedModel(s.executor, { id: 'scripted:executor' }),
+      verifier: new ScriptedModel(s.verifier, { id: 'scripted:verifier' }),
+      finalizer: ({ steps }) => steps.map((r) => r.output).join(' / '),
+    },
     tools: [add],
-    classify: 'llm',
+    planning: { classify: 'llm' },
     runtime,
   });
   return { orchestrator, ...memoryTracer() };

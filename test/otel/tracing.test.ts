@@ -78,14 +78,11 @@ describe('otelTracing: spans around model calls and tools, with context propagat
     const verifier = new ScriptedModel([{ text: 'PASS' }], { id: 'gemini:gemini-2.5-flash' });
     const finalizer = new ScriptedModel([{ text: 'Done.' }]);
     const orchestrator = new Orchestrator({
-      planner,
-      executor: fetchingModel(executor, tracer),
-      verifier,
-      finalizer,
+      models: { planner, executor: fetchingModel(executor, tracer), verifier, finalizer },
       tools: [lookupTool(tracer)],
-      classify: 'llm',
+      planning: { classify: 'llm' },
       runtime,
-      executorOptions: { temperature: 0.2 },
+      modelSettings: { temperature: 0.2 },
     });
     await orchestrator.run('Find a').result;
     const all = spans();
@@ -142,7 +139,7 @@ describe('otelTracing: spans around model calls and tools, with context propagat
     );
     const { createResilientInvoker } = await import('../../src/index.js');
     const invoker = createResilientInvoker({ models: [model], runtime });
-    const executor = new Executor({ model, invoker: () => invoker, runtime });
+    const executor = new Executor({ model, resilience: { invoker: () => invoker }, runtime });
     const run = executor.run('hi');
     await runtime.clock.advance(120_000);
     await run.result;

@@ -251,10 +251,10 @@ describe.each(PAIRS.slice(0, 2))('a %s scripted model under an %s Executor', (mo
     const invoker = root().createResilientInvoker({ models: [model], runtime });
     const executor = new (root().Executor)({
       model,
-      invoker: () => invoker,
       runtime,
       stream: false,
       ...extra,
+      resilience: { invoker: () => invoker, ...extra?.resilience },
     });
     return { model, result: runtime.clock.run(executor.run('hi').result) };
   }
@@ -269,7 +269,7 @@ describe.each(PAIRS.slice(0, 2))('a %s scripted model under an %s Executor', (mo
 
   it('a context_length ModelError is recovered through the compress hook and the run succeeds', async () => {
     const compressed: string[] = [];
-    const context: ExecutorOptions['context'] = () => ({
+    const manager: NonNullable<ExecutorOptions['context']>['manager'] = () => ({
       prepareRequest: async (request) => request,
       compressHook: async (request, info) => {
         compressed.push(info.reason);
@@ -277,7 +277,7 @@ describe.each(PAIRS.slice(0, 2))('a %s scripted model under an %s Executor', (mo
       },
     });
     const error = new (modelSide().ModelError)('context_length', 'too long', { contextLimit: 4_000 });
-    const { result } = execute(error, { context });
+    const { result } = execute(error, { context: { manager } });
     expect((await result).output).toBe('done');
     expect(compressed).toEqual(['context_length']);
   });

@@ -17,11 +17,12 @@ describe('install weight', () => {
     }),
   ) as [{ unpackedSize: number; files: PackedFile[] }];
 
-  // Unminified, so stack traces point at readable lines (stack-traces.test.ts): 2.4 MB. The viewer
-  // (its page inlined) and the built-in skills are subpaths, paid for on disk only; what an app
-  // loads is what it imports.
-  it('tandem’s own files in the tarball stay under 2.5 MB unpacked', () => {
-    expect(packed.unpackedSize).toBeLessThanOrEqual(2_500_000);
+  // Unminified, so stack traces point at readable lines (stack-traces.test.ts): about 3.1 MB. The
+  // viewer (its page inlined), the built-in skills, the stores (PGlite, Postgres), the browser, search
+  // and UI-protocol adapters are subpaths, paid for on disk only; what an app loads is what it imports
+  // (the cold import of the root is held by the bench).
+  it('tandem’s own files in the tarball stay under 3.6 MB unpacked', () => {
+    expect(packed.unpackedSize).toBeLessThanOrEqual(3_600_000);
   });
 
   it('ships no source maps and no second full copy of the declarations', () => {

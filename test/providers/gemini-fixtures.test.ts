@@ -52,7 +52,7 @@ describe('Gemini generateContent replies', () => {
         content: [
           {
             type: 'tool_call',
-            id: 'get_weather_0',
+            id: 'get_weather_0_TdmOwnGeminiGenerate05',
             name: 'get_weather',
             arguments: '{"city":"Quito"}',
             providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
@@ -72,12 +72,17 @@ describe('Gemini generateContent replies', () => {
     expect(response.message.content).toEqual([
       {
         type: 'tool_call',
-        id: 'add_0',
+        id: 'add_0_TdmOwnGeminiGenerate06',
         name: 'add',
         arguments: '{"a":2,"b":3}',
         providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
       },
-      { type: 'tool_call', id: 'multiply_1', name: 'multiply', arguments: '{"a":2,"b":3}' },
+      {
+        type: 'tool_call',
+        id: 'multiply_1_TdmOwnGeminiGenerate06',
+        name: 'multiply',
+        arguments: '{"a":2,"b":3}',
+      },
     ]);
     expect(response.finishReason).toBe('tool_calls');
     expect(response.usage).toEqual(usage(125, 36 + 73, 73));
@@ -105,7 +110,7 @@ describe('Gemini streamGenerateContent replies', () => {
     expect(parts).toEqual([
       {
         type: 'tool-call',
-        id: 'get_country_0',
+        id: 'get_country_0_TdmOwnGeminiCall02',
         name: 'get_country',
         arguments: '{}',
         index: 0,
@@ -127,12 +132,17 @@ describe('Gemini streamGenerateContent replies', () => {
     expect(response.message.content).toEqual([
       {
         type: 'tool_call',
-        id: 'get_weather_0',
+        id: 'get_weather_0_TdmOwnGeminiParallel03',
         name: 'get_weather',
         arguments: '{"city":"Accra"}',
         providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
       },
-      { type: 'tool_call', id: 'get_time_1', name: 'get_time', arguments: '{"tz":"Africa/Accra"}' },
+      {
+        type: 'tool_call',
+        id: 'get_time_1_TdmOwnGeminiParallel03',
+        name: 'get_time',
+        arguments: '{"tz":"Africa/Accra"}',
+      },
     ]);
     expect(response.finishReason).toBe('tool_calls');
     expect(response.usage).toEqual(usage(118, 34 + 51, 51));
@@ -164,19 +174,31 @@ describe('Gemini streamGenerateContent replies', () => {
     const file = 'gemini/stream-vertex-partial-args.chunks.jsonl';
     const { parts } = await streamed(file);
     expect(parts).toEqual([
-      { type: 'tool-call-delta', index: 0, id: 'get_weather_0', name: 'get_weather', argsDelta: '' },
+      {
+        type: 'tool-call-delta',
+        index: 0,
+        id: 'get_weather_0_TdmOwnVertexPartial04',
+        name: 'get_weather',
+        argsDelta: '',
+      },
       {
         type: 'tool-call',
-        id: 'get_weather_0',
+        id: 'get_weather_0_TdmOwnVertexPartial04',
         name: 'get_weather',
         arguments: '{"city":"Buenos Aires","days":3,"metric":true}',
         index: 0,
         providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
       },
-      { type: 'tool-call-delta', index: 1, id: 'get_weather_1', name: 'get_weather', argsDelta: '' },
+      {
+        type: 'tool-call-delta',
+        index: 1,
+        id: 'get_weather_1_TdmOwnVertexPartial04',
+        name: 'get_weather',
+        argsDelta: '',
+      },
       {
         type: 'tool-call',
-        id: 'get_weather_1',
+        id: 'get_weather_1_TdmOwnVertexPartial04',
         name: 'get_weather',
         arguments: '{"city":"Montevideo"}',
         index: 1,

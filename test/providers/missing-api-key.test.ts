@@ -117,7 +117,7 @@ describe('in a run', () => {
     const runtime = testRuntime();
     const primary = openai!.make();
     const invoker = createResilientInvoker({ models: [primary, anthropic!.keyed('sk-ant')], runtime });
-    const executor = new Executor({ model: primary, invoker: () => invoker, runtime });
+    const executor = new Executor({ model: primary, resilience: { invoker: () => invoker }, runtime });
     const error = await rejectionOf(executor.run('hi').result);
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toMatch(/^createOpenAI: no API key\. Set OPENAI_API_KEY/);

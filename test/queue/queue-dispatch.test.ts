@@ -59,7 +59,7 @@ describe('queue: steps on a BullMQ worker', () => {
 
     const { result, events } = await collect(orchestrator, 'Two remote steps');
 
-    expect(result?.steps.map((s) => [s.step.id, s.status, s.output])).toEqual([
+    expect(result?.steps.map((s) => [s.id, s.status, s.output])).toEqual([
       ['s1', 'completed', 'remote one'],
       ['s2', 'completed', 'remote two'],
     ]);
@@ -145,10 +145,10 @@ describe('queue: steps on a BullMQ worker', () => {
 
     const { result, events } = await collect(orchestrator, 'One step breaks');
 
-    const s1 = result?.steps.find((s) => s.step.id === 's1');
+    const s1 = result?.steps.find((s) => s.id === 's1');
     expect(s1?.status).toBe('failed');
     expect(s1?.error).toContain('worker exploded');
-    expect(result?.steps.find((s) => s.step.id === 's2')?.status).toBe('completed');
+    expect(result?.steps.find((s) => s.id === 's2')?.status).toBe('completed');
     expect(models.finalizer.calls).toBe(1);
     expect(result?.output).toBe('partial answer');
     expect(events.at(-1)?.type).toBe('complete');
@@ -268,7 +268,7 @@ describe('queue: the step runner', () => {
           verifier: [{ text: 'PASS: ok' }],
           finalizer: [{ text: 'final' }],
         },
-        { stepRunner: fixture.runner({ queueName }), stepConcurrency: width },
+        { stepRunner: fixture.runner({ queueName }), limits: { stepConcurrency: width } },
       );
       const warnings: string[] = [];
       const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);

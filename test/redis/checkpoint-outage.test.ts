@@ -115,13 +115,14 @@ describe.each(variants)('Redis checkpoint saves across an outage (%s)', (_name, 
       },
     });
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
-      executor: new ScriptedModel([{ toolCalls: [{ name: 'unplug', args: {} }] }, { text: 'done' }]),
-      verifier: false,
-      classify: 'llm',
+      models: {
+        planner: new ScriptedModel([{ text: '{"needsPlan": false, "reasoning": "one call"}' }]),
+        executor: new ScriptedModel([{ toolCalls: [{ name: 'unplug', args: {} }] }, { text: 'done' }]),
+        verifier: false,
+      },
+      planning: { classify: 'llm' },
       tools: [unplug],
-      checkpoints: store,
-      onCheckpointError: 'fail',
+      checkpoints: { store, onError: 'fail' },
       runtime: testRuntime(),
     });
     const run = orchestrator.run('Unplug Redis');

@@ -202,7 +202,7 @@ describe('needsApproval: an Executor run that needs approval', () => {
     const { tool, ledger } = refunds();
     const model = new ScriptedModel([refund(40), { text: 'Done.' }]);
     const approvals = new ApprovalGate({ bus, threshold: 'none', runtime });
-    const executor = new Executor({ model, tools: [tool], approvals, runtime });
+    const executor = new Executor({ model, tools: [tool], safety: { approvals }, runtime });
 
     const run = executor.run('Refund 40');
     run.on('interrupt', (e) => {
@@ -222,10 +222,8 @@ describe('needsApproval: an Orchestrator run that needs approval', () => {
     const planner = new ScriptedModel([simple], { id: 'scripted:planner' });
     const model = new ScriptedModel(executor, { id: 'scripted:executor' });
     const o = new Orchestrator({
-      planner,
-      executor: model,
-      verifier: false,
-      classify: 'llm',
+      models: { planner, executor: model, verifier: false },
+      planning: { classify: 'llm' },
       tools,
       runtime: testRuntime(),
     });
@@ -299,11 +297,13 @@ describe('needsApproval: an Orchestrator run that needs approval', () => {
       { text: plan },
     ]);
     const first = new Orchestrator({
-      planner,
-      executor: new ScriptedModel([refund(40)]),
-      verifier: false,
-      finalizer: ({ steps }) => steps.map((step) => step.output).join(' | '),
-      classify: 'llm',
+      models: {
+        planner,
+        executor: new ScriptedModel([refund(40)]),
+        verifier: false,
+        finalizer: ({ steps }) => steps.map((step) => step.output).join(' | '),
+      },
+      planning: { classify: 'llm' },
       tools: [tool],
       runtime: testRuntime(),
     });
@@ -315,11 +315,13 @@ describe('needsApproval: an Orchestrator run that needs approval', () => {
 
     const secondPlanner = new ScriptedModel([]);
     const second = new Orchestrator({
-      planner: secondPlanner,
-      executor: new ScriptedModel([{ text: 'refunded 40' }]),
-      verifier: false,
-      finalizer: ({ steps }) => steps.map((step) => step.output).join(' | '),
-      classify: 'llm',
+      models: {
+        planner: secondPlanner,
+        executor: new ScriptedModel([{ text: 'refunded 40' }]),
+        verifier: false,
+        finalizer: ({ steps }) => steps.map((step) => step.output).join(' | '),
+      },
+      planning: { classify: 'llm' },
       tools: [tool],
       runtime: testRuntime(),
     });

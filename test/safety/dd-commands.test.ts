@@ -29,7 +29,7 @@ async function callThroughGuard(tool: 'execute_code' | 'shell_exec', args: Recor
   ];
   const model = new ScriptedModel([{ toolCalls: [{ id: 'c1', name: tool, args }] }, { text: 'Done.' }]);
   const guardrails = new Guardrails({ clock: runtime.clock });
-  const executor = new Executor({ model, tools, runtime, gate: guardrails.toolGate() });
+  const executor = new Executor({ model, tools, runtime, safety: { gate: guardrails.toolGate() } });
   await executor.run('Make the file.').result;
   return { ran, told: JSON.stringify(model.requests[1]!.messages.at(-1)) };
 }

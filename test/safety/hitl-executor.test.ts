@@ -42,7 +42,7 @@ describe('human in the loop inside an Executor run', () => {
       guardrails: new Guardrails({ clock: runtime.clock }),
       runtime,
     });
-    const executor = new Executor({ model, tools: [deploy], gate: approvals.gate, runtime });
+    const executor = new Executor({ model, tools: [deploy], safety: { gate: approvals.gate }, runtime });
     const run = executor.run('Deploy the api');
     const events: TandemEvent[] = [];
     run.on('*', (e) => events.push(e));
@@ -73,7 +73,7 @@ describe('human in the loop inside an Executor run', () => {
       model,
       tools: [askUserTool({ bus, runtime })],
       runtime,
-      timeoutMs: 600_000,
+      limits: { timeoutMs: 600_000 },
     });
     const run = executor.run('Ask me things');
     let unanswered = false;

@@ -121,7 +121,7 @@ describe('an Executor run with guardrails.outputFilter()', () => {
       model,
       tools: [webFetch],
       runtime,
-      outputFilter: guardrails.outputFilter(),
+      safety: { guardrails: guardrails },
     });
     const run = executor.run('Is this pizza place good?');
     const events: TandemEvent[] = [];

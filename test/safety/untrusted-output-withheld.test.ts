@@ -22,7 +22,7 @@ function webRun(page: unknown, guardrails: (runtime: ReturnType<typeof testRunti
     model,
     tools: [webFetch],
     runtime,
-    outputFilter: guardrails(runtime).outputFilter(),
+    safety: { guardrails: guardrails(runtime) },
   });
   const run = executor.run('Is this pizza place good?');
   const events: TandemEvent[] = [];

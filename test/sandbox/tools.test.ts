@@ -34,6 +34,8 @@ describe('sandbox tools', () => {
       ['execute_code', 'risky', false],
       ['read_file', 'safe', true],
       ['write_file', 'moderate', false],
+      ['edit_file', 'moderate', false],
+      ['apply_patch', 'moderate', false],
       ['list_files', 'safe', true],
     ]);
     expect(createSandboxTools(sandbox, { codeAct: true, executeRisk: 'moderate' }).at(-1)).toMatchObject({

@@ -35,12 +35,14 @@ const planText = (ids: string[]) =>
 function orchestrator(scripts: Record<'planner' | 'executor' | 'verifier' | 'finalizer', ScriptEntry[]>) {
   const model = (name: keyof typeof scripts) => new ScriptedModel(scripts[name], { id: `scripted:${name}` });
   return new Orchestrator({
-    planner: model('planner'),
-    executor: model('executor'),
-    verifier: model('verifier'),
-    finalizer: model('finalizer'),
+    models: {
+      planner: model('planner'),
+      executor: model('executor'),
+      verifier: model('verifier'),
+      finalizer: model('finalizer'),
+    },
     tools: [add],
-    classify: 'llm',
+    planning: { classify: 'llm' },
     runtime: testRuntime({ start: 1_000 }),
   });
 }
@@ -187,7 +189,9 @@ describe('progress of a whole orchestration', () => {
       { toolCalls: [{ id: 'call_1', name: 'deploy', args: { service: 'api' } }] },
       { text: 'Deployed.' },
     ]);
-    const run = new Executor({ model, tools: [deploy], gate: gate.gate, runtime }).run('Deploy the api');
+    const run = new Executor({ model, tools: [deploy], safety: { gate: gate.gate }, runtime }).run(
+      'Deploy the api',
+    );
     const store = createProgressStore(run);
     let pending: RunProgress['interrupts'] = [];
     store.subscribe((state, event) => {

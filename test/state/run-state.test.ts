@@ -32,10 +32,12 @@ describe('RunState', () => {
       },
     });
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([]),
-      executor: new ScriptedModel([{ text: 'step two done' }]),
-      verifier: false,
-      finalizer: ({ steps }) => steps.map((s) => s.output).join(' + '),
+      models: {
+        planner: new ScriptedModel([]),
+        executor: new ScriptedModel([{ text: 'step two done' }]),
+        verifier: false,
+        finalizer: ({ steps }) => steps.map((s) => s.output).join(' + '),
+      },
       tools: [tool],
       runtime: testRuntime(),
     });

@@ -228,28 +228,30 @@ const add = defineTool({
 
 function demoRun() {
   const orchestrator = new Orchestrator({
-    planner: new ScriptedModel([
-      { text: '{"needsPlan": true, "reasoning": "two steps"}' },
-      {
-        text: JSON.stringify({
-          title: 'Sum',
-          summary: 'add then report',
-          steps: [
-            { id: 'a', description: 'add', tools: ['add'], dependsOn: [] },
-            { id: 'b', description: 'report', tools: [], dependsOn: ['a'] },
-          ],
-        }),
-      },
-    ]),
-    executor: new ScriptedModel([
-      { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
-      { text: 'three\nlines\r\nhere' },
-      { text: 'reported', reasoning: 'think "quoted"' },
-    ]),
-    verifier: new ScriptedModel([{ text: 'PASS' }]),
-    finalizer: new ScriptedModel([{ text: 'The sum is 3.' }]),
+    models: {
+      planner: new ScriptedModel([
+        { text: '{"needsPlan": true, "reasoning": "two steps"}' },
+        {
+          text: JSON.stringify({
+            title: 'Sum',
+            summary: 'add then report',
+            steps: [
+              { id: 'a', description: 'add', tools: ['add'], dependsOn: [] },
+              { id: 'b', description: 'report', tools: [], dependsOn: ['a'] },
+            ],
+          }),
+        },
+      ]),
+      executor: new ScriptedModel([
+        { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+        { text: 'three\nlines\r\nhere' },
+        { text: 'reported', reasoning: 'think "quoted"' },
+      ]),
+      verifier: new ScriptedModel([{ text: 'PASS' }]),
+      finalizer: new ScriptedModel([{ text: 'The sum is 3.' }]),
+    },
     tools: [add],
-    classify: 'llm',
+    planning: { classify: 'llm' },
     runtime: testRuntime(),
   });
   return orchestrator.run('add 1 and 2, then report');
@@ -305,7 +307,8 @@ describe('sseResponse', () => {
 describe('EVENT_TYPES', () => {
   it('lists every event type once, so an EventSource can listen to them all', () => {
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
-    expect(EVENT_TYPES).toHaveLength(31);
+    expect(EVENT_TYPES).toHaveLength(40);
     expect(EVENT_TYPES).toContain('plan_step_failed');
+    expect(EVENT_TYPES).toContain('browser_stream');
   });
 });

@@ -120,7 +120,9 @@ describe('Executor output schema', () => {
     expect(textOf(reask.messages.at(-1)!)).toMatch(
       /population[\s\S]*expected number|expected number[\s\S]*population/i,
     );
-    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    // The accepted reply replaces the rejected one; the re-ask is not part of the conversation.
+    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(textOf(result.messages[1]!)).toContain('2100000');
     expect(events.some((e) => e.type === 'retry')).toBe(false);
   });
 
@@ -155,7 +157,12 @@ describe('Executor output schema', () => {
 
   it('takes maxOutputReasks: 0 as no re-ask', async () => {
     const model = new ScriptedModel([{ text: 'nope' }]);
-    const exec = new Executor({ model, output: city, maxOutputReasks: 0, runtime: testRuntime() });
+    const exec = new Executor({
+      model,
+      output: city,
+      limits: { maxOutputReasks: 0 },
+      runtime: testRuntime(),
+    });
     const { status, error } = await exec.run('Paris?').result;
     expect(status).toBe('failed');
     expect((error as RunError).kind).toBe('invalid_output');
@@ -170,7 +177,7 @@ describe('Executor output schema', () => {
     const exec = new Executor({
       model,
       tools: [add],
-      maxIterations: 1,
+      limits: { maxIterations: 1 },
       output: city,
       runtime: testRuntime(),
     });

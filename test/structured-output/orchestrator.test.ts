@@ -41,12 +41,14 @@ describe('Orchestrator output schema', () => {
     );
     const store = new MemoryCheckpointStore<RunState>();
     const orchestrator = new Orchestrator({
-      planner: new ScriptedModel([decideComplex, { text: planJson([{ id: 's1' }]) }]),
-      executor: new ScriptedModel([{ text: '2 + 3 = 5' }]),
-      verifier: new ScriptedModel([{ text: 'PASS: done' }]),
-      finalizer,
-      classify: 'llm',
-      checkpoints: store,
+      models: {
+        planner: new ScriptedModel([decideComplex, { text: planJson([{ id: 's1' }]) }]),
+        executor: new ScriptedModel([{ text: '2 + 3 = 5' }]),
+        verifier: new ScriptedModel([{ text: 'PASS: done' }]),
+        finalizer,
+      },
+      planning: { classify: 'llm' },
+      checkpoints: { store },
       output: summary,
       runtime,
     });
@@ -77,7 +79,10 @@ describe('Orchestrator output schema', () => {
 
   it('keeps the output guardrail: a redacted answer that still matches, else a guardrail error', async () => {
     const reply = { text: JSON.stringify({ contact: 'jane.doe@example.com', note: 'write to her' }) };
-    const options = { guardrails: new Guardrails(), classify: 'heuristic' as const };
+    const options = {
+      safety: { guardrails: new Guardrails() },
+      planning: { classify: 'heuristic' as const },
+    };
     const loose = z.object({ contact: z.string(), note: z.string() });
     const { orchestrator } = setup({ executor: [reply] }, options);
     const result = await orchestrator.run('Who do I contact?', { output: loose }).result;

@@ -1,8 +1,9 @@
 /**
  * What an execution with an output schema reports after re-asks and the
  * formatting call: `result.usage` is the sum of the run's `usage` events, and
- * `newMessages` holds everything the execution added, so an app storing
- * `history + input + newMessages` keeps the accepted answer.
+ * `newMessages` holds what a follow-up needs: the accepted answer, not the
+ * rejected replies and re-asks, so an app storing `history + input +
+ * newMessages` continues from the answer the result holds.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -71,7 +72,7 @@ describe('result.usage of a structured execution', () => {
 });
 
 describe('newMessages after a structured-output re-ask', () => {
-  it('holds every re-ask and reply, the accepted answer last', async () => {
+  it('holds the accepted answer in place of the rejected one, without the re-asks', async () => {
     const exec = executor([
       { text: '{"name": "Paris"}' },
       { text: 'Paris, about two million.' },
@@ -83,13 +84,8 @@ describe('newMessages after a structured-output re-ask', () => {
     ];
     const input = 'Paris?';
     const result = await exec.run(input, { history }).result;
-    expect(result.newMessages.map((m) => m.role)).toEqual([
-      'assistant',
-      'user',
-      'assistant',
-      'user',
-      'assistant',
-    ]);
+    expect(result.newMessages).toHaveLength(1);
+    expect(JSON.parse(textOf(result.newMessages[0]!))).toEqual(PARIS);
     const stored: Message[] = [...history, { role: 'user', content: input }, ...result.newMessages];
     const answers = stored.filter((m) => m.role === 'assistant');
     expect(JSON.parse(textOf(answers.at(-1)!))).toEqual(PARIS);

@@ -180,6 +180,42 @@ describe.skipIf(!available)('viewer in Chromium', () => {
     await page.close();
   });
 
+  it('shows a running command as a live terminal, its output as text', async () => {
+    const events = busOf('run_terminal', runtime.clock);
+    live.track(events, { title: 'Terminal' });
+    events.emit('run_started', { input: 'Run the script' });
+    events.emit('tool_call', {
+      id: 'call_t',
+      name: 'execute_code',
+      args: { language: 'bash', code: './build.sh' },
+    });
+    const tagged = events.scope({ parentId: 'call_t' });
+    tagged.emit('terminal_command', { id: 'call_t', command: './build.sh', language: 'bash' });
+    tagged.emit('terminal_output', { id: 'call_t', text: 'step 1 <img src=x onerror="window.__xss=1">\n' });
+    const { page, problems } = await openPage(`${base}/#run=run_terminal`);
+    const row = page.locator('[data-tool="execute_code"]');
+    await row.locator('summary').click();
+    const terminal = row.locator('pre.tv-terminal');
+    await terminal.waitFor();
+    expect(await terminal.textContent()).toBe('$ ./build.sh\nstep 1 <img src=x onerror="window.__xss=1">\n');
+    expect(await row.locator('.tv-terminal-live').textContent()).toBe('live');
+    tagged.emit('terminal_error', { id: 'call_t', text: 'warning: slow\n' });
+    tagged.emit('terminal_complete', {
+      id: 'call_t',
+      exitCode: 0,
+      timedOut: false,
+      durationMs: 5000,
+      truncated: false,
+    });
+    await row.locator('.tv-terminal-done').waitFor();
+    expect(await terminal.textContent()).toContain('warning: slow');
+    expect(await row.locator('.tv-terminal-done').textContent()).toBe('exit 0');
+    expect(await row.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('enforces the CSP: an inline script put in the page does not run', async () => {
     const { page } = await openPage(`${base}/`);
     const ran = await page.evaluate(() => {

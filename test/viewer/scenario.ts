@@ -102,16 +102,15 @@ export function scenario(options: {
   });
   const finalizer = new ScriptedModel([after(clock, 600, { text: ANSWER })], { id: 'scripted:finalizer' });
   return new Orchestrator({
-    planner,
-    executor,
-    verifier,
-    finalizer,
+    models: { planner, executor, verifier, finalizer },
     tools: [fetchReport, deploy],
-    classify: 'llm',
+    planning: { classify: 'llm' },
     runtime: options.runtime,
-    approvals: options.bus
-      ? new ApprovalGate({ bus: options.bus, threshold: 'risky', runtime: options.runtime })
-      : undefined,
-    checkpoints: options.checkpoints,
+    safety: {
+      approvals: options.bus
+        ? new ApprovalGate({ bus: options.bus, threshold: 'risky', runtime: options.runtime })
+        : undefined,
+    },
+    checkpoints: options.checkpoints && { store: options.checkpoints },
   });
 }

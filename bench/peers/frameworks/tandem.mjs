@@ -80,7 +80,7 @@ export async function create({ K, P, stream }) {
     model: model(K, P, stream),
     tools: [add],
     instructions: SYSTEM_PROMPT,
-    maxIterations: K + 5,
+    limits: { maxIterations: K + 5 },
     stream,
   });
   if (!stream) {

@@ -15,12 +15,16 @@ import {
   type TandemEvent,
 } from 'tandem-agents';
 import { fromAISDK } from 'tandem-agents/ai-sdk';
+import { createUIStreamRegistry, type UIChunk } from 'tandem-agents/ai-sdk-ui';
 import { createAnthropic } from 'tandem-agents/anthropic';
+import { type BrowserError, BrowserSession, browserTools } from 'tandem-agents/browser';
 import { FileCheckpointStore } from 'tandem-agents/fs';
 import { createGemini } from 'tandem-agents/gemini';
 import { connectMcp } from 'tandem-agents/mcp';
 import { createOpenAI } from 'tandem-agents/openai';
 import { instrument } from 'tandem-agents/otel';
+import { openPgliteStore } from 'tandem-agents/pglite';
+import { openPostgresStore } from 'tandem-agents/postgres';
 import { queueStepRunner } from 'tandem-agents/queue';
 import { RedisCheckpointStore } from 'tandem-agents/redis';
 import { LocalProcessSandbox } from 'tandem-agents/sandbox';
@@ -51,7 +55,7 @@ export const stores: CheckpointStore[] = [
 
 export async function everySubpath(): Promise<ExecutorResult['status']> {
   const executor = new Executor({ model: models[0]!, tools: [add], runtime: { clock: new FakeClock() } });
-  const run = new Orchestrator({ planner: models[0]!, executor: models[0]! }).run('task');
+  const run = new Orchestrator({ models: { planner: models[0]!, executor: models[0]! } }).run('task');
   const viewer = createViewerHandler({ basePath: '/viewer' });
   const shown: { runId: string; token: string } = viewer.track(run);
   const listener = toNodeListener(viewer.handle);
@@ -70,8 +74,23 @@ export async function everySubpath(): Promise<ExecutorResult['status']> {
   const error = new ModelError('rate_limit', 'slow down');
   const skills: string[] = builtinSkills().map((skill) => skill.id);
   const dataMode: string = DEDICATED_MODE_SKILLS.data!.skill;
+  const embedded: CheckpointStore = (await openPgliteStore()).checkpoints;
+  const server = await openPostgresStore({ connectionString: 'postgres://127.0.0.1/app' });
+  const seq: number = (await server.session('t').append([{ role: 'user', content: 'hi' }]))[0]!.seq;
+  const browser = new BrowserSession({
+    executablePath: '/usr/bin/chromium',
+    network: { allowHosts: ['127.0.0.1'] },
+  });
+  const browsing: string[] = browserTools(browser, { needsApproval: ['browser_click'] }).map(
+    (tool) => tool.name,
+  );
+  const browserKind: BrowserError['kind'] = 'blocked';
+  void [browsing, browserKind];
+  const uiStream: Response = createUIStreamRegistry().serve(run, { chatId: 'chat-1' });
+  const uiChunk: UIChunk['type'] = 'text-delta';
+  void [uiStream, uiChunk];
   void [shown, listener, listed, page];
-  void [sandbox, mcp, runner, aiModel, error.kind satisfies string, skills, dataMode];
+  void [sandbox, mcp, runner, aiModel, error.kind satisfies string, skills, dataMode, embedded, seq];
   return (await executor.run('2 + 3?').result).status;
 }
 

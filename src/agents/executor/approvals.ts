@@ -13,14 +13,15 @@ import type { Interruption } from '../../safety/approvals/interruption.js';
 import { INTERRUPT_DEFAULTS } from '../../safety/approvals/interrupts.js';
 import { PausedState, takeForResume } from '../../state/paused-state.js';
 import { parseRunState, RUN_STATE_VERSION } from '../../state/run-state.js';
-import type { ExecutorOptions, ExecutorResult } from './options.js';
+import type { ExecutorResult } from './options.js';
+import type { ExecutorSettings } from './settings.js';
 
 /**
  * `options` with an `approvals` gate (the caller's, or one without a bus that
  * asks only about tools with `needsApproval`, "approve always" per run) and
  * a `gate`: the caller's, else the approvals'.
  */
-export function withApprovals<O extends ExecutorOptions>(options: O, runtime: Partial<Runtime>): O {
+export function withApprovals<O extends ExecutorSettings>(options: O, runtime: Partial<Runtime>): O {
   const approvals = options.approvals ?? new ApprovalGate({ threshold: 'none', scope: 'run', runtime });
   return { ...options, approvals, gate: options.gate ?? approvals.gate };
 }

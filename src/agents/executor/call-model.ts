@@ -6,18 +6,21 @@
  * objects streamed.
  * @module
  */
+
+import { passesUntouched } from '../../context/default-context.js';
 import { abortable } from '../../core/abortable.js';
 import { addUsage } from '../../core/usage.js';
 import { answeringModelId } from '../../model/invoke.js';
 import { watchPartialObject } from '../../model/partial-object.js';
-import { settlesOnAbort } from '../../model/resilience/resilient-invoker.js';
+import { settlesOnAbort, type WatchedInvokeOptions } from '../../model/resilience/resilient-invoker.js';
 import type { ModelRequest, ModelResponse, ModelStreamPart, ToolSpec } from '../../model/types.js';
 import { budgetWarning } from './budget-warning.js';
 import type { LoopState } from './loop-state.js';
 import { TurnNotes } from './request-notes.js';
 
 /**
- * One model call with the conversation so far. Without a context manager or
+ * One model call with the conversation so far. Without a context manager
+ * (or with the default one while the conversation is short) or a
  * `prepareRequest` hook the request goes out as is, with no extra hop.
  */
 export function callModel(loop: LoopState): Promise<ModelResponse> {
@@ -33,10 +36,12 @@ export function callModel(loop: LoopState): Promise<ModelResponse> {
   const notes = text || budget ? new TurnNotes(run.messages, { text, budget }) : undefined;
   let sent: Promise<ModelResponse>;
   try {
-    sent =
-      run.context || deps.options.prepareRequest
-        ? sendPrepared(loop, request, notes)
-        : send(loop, notes ? notes.attach(request) : request, notes);
+    // The default context manager passing a short conversation through is known at once: the request skips
+    // the async hop, which cost every turn a promise and every run waiting on its model ~0.25 KB (bench).
+    const direct = !deps.options.prepareRequest && (!run.context || passesUntouched(run.context, request));
+    sent = direct
+      ? send(loop, notes ? notes.attach(request) : request, notes)
+      : sendPrepared(loop, request, notes);
   } catch (error) {
     // An invoker that throws instead of rejecting: the caller handles one kind of failure.
     sent = Promise.reject(error);
@@ -65,13 +70,15 @@ async function sendPrepared(
 function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promise<ModelResponse> {
   const { deps, run } = loop;
   const compress = notes ? notes.around(run.context?.compressHook) : run.context?.compressHook;
-  const call = deps.invoker.invoke(request, {
+  const options: WatchedInvokeOptions = {
     signal: run.signal,
     emit: run.emit,
     stream: deps.options.stream !== false,
     compress,
     onPart: deps.output?.inline ? partialObjects(loop) : undefined,
-  });
+    watchdog: run.watchdog,
+  };
+  const call = deps.invoker.invoke(request, options);
   // The run's signal also fires at its time limit: an invoker of your own deaf to it still lets the run settle.
   // The built-in invoker settles on that signal itself: racing it again would cost every waiting run a promise layer.
   const settled = settlesOnAbort(deps.invoker) ? call : abortable(call, run.signal);

@@ -14,51 +14,62 @@ import type { Emitter, EventPayloads, EventTags } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
 import { linkAbort, Run } from '../../core/run.js';
-import { BudgetGuard, checkModelPrices, RunBudget } from '../../core/run-budget.js';
+import { type BudgetCheck, BudgetGuard, checkModelPrices, RunBudget } from '../../core/run-budget.js';
 import { contentText, inputMessages, type RunIds, type RunInput } from '../../core/run-input.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
+import { Watchdog } from '../../core/watchdog.js';
 import { invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
 import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
 import { assertOutputSchema } from '../../model/structured.js';
 import type { ModelRequest, SystemPart } from '../../model/types.js';
 import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
+import { type LongTermMemory, memoryOf } from '../../state/long-term-memory.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { ToolRunner } from '../../tools/runner.js';
 import { pausedExecution, takeExecution, withApprovals } from './approvals.js';
 import { guardedGate } from './default-gate.js';
 import { failedBeforeStart, runLoop } from './loop.js';
 import type { LoopDeps, LoopRun } from './loop-state.js';
-import {
-  type ConversationContext,
-  type ExecuteOptions,
-  type ExecutorLimits,
-  type ExecutorOptions,
-  type ExecutorResult,
-  type ExecutorResultOf,
-  resolveLimits,
-  type StructuredResult,
-  type SystemPromptSource,
+import { addMemoryTool, aroundExecution, withRunMemory } from './memory-run.js';
+import type { ConversationContext } from './option-groups.js';
+import type {
+  ExecuteOptions,
+  ExecutorLimits,
+  ExecutorOptions,
+  ExecutorResult,
+  ExecutorResultOf,
+  StructuredResult,
+  SystemPromptSource,
 } from './options.js';
+import {
+  executeOnSession,
+  resumePoint,
+  type SessionExecuteOptions,
+  type SessionRunOptions,
+  sessionContext,
+  withSessionIds,
+} from './session-run.js';
+import { type ExecutorSettings, executorSettings, resolveLimits } from './settings.js';
 import { outputPlan, withOutput } from './structured-output.js';
-import { WallClockBudget } from './wall-clock-budget.js';
+import { WallClockBudget, watchCallerDeadline } from './wall-clock-budget.js';
 
 /**
  * Options of {@link Executor.run}: those of one execution, and the run's ids
  * (`runId` becomes the run's id on every event).
  */
-export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit'> & RunIds;
+export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit'> & RunIds & SessionRunOptions;
 
 /** Options of an execution started by another agent, on its emitter (see {@link executeOn}). */
 export type ExecuteOnOptions = ExecuteOptions & {
   emit: Emitter;
   /** The run's budget, when the calling run has one: the execution stops when it is spent. */
-  budget?: BudgetGuard;
+  budget?: BudgetCheck;
   /**
    * The caller's hard time limit (an orchestrator step attempt's): when `ms`
    * pass, the execution's signal aborts with `reason()`. Unlike the executor's
-   * `timeoutMs` it does not stop while a human is asked.
+   * `limits.timeoutMs` it does not stop while a human is asked.
    */
   deadline?: { ms: number; reason: () => unknown };
 };
@@ -96,7 +107,7 @@ export class Executor<T = undefined> {
   readonly name: string;
   /** The tools the model may call. */
   readonly registry: ToolRegistry;
-  private readonly options: ExecutorOptions;
+  private readonly options: ExecutorSettings;
   private readonly limits: ExecutorLimits;
   private readonly runtime: Runtime;
   private readonly invoker: ModelInvoker;
@@ -104,29 +115,37 @@ export class Executor<T = undefined> {
   private readonly runner: ToolRunner;
   private readonly base: Omit<ModelRequest, 'messages'>;
   private readonly prices: PriceLookup | undefined;
+  private readonly memory: LongTermMemory | undefined;
+  /** Run options `resume` made, and where in its conversation the resumed run starts appending to its session. */
+  private readonly resumes = new WeakMap<ExecutorRunOptions, number>();
 
   /** @throws ConfigError for a missing model, a limit out of range, or an `output` that is not a schema with a JSON Schema. */
   constructor(options: ExecutorOptions<T>) {
-    this.limits = resolveLimits(options);
-    if (options.output !== undefined) assertOutputSchema(options.output);
-    this.options = withApprovals(options, options.runtime ?? {});
-    this.name = options.name ?? 'executor';
-    this.runtime = resolveRuntime(options.runtime);
-    this.prices = pricesOption(options.prices);
-    this.invoker = invokerFactory(options, this.runtime)(options.model);
-    this.context = options.context === false ? undefined : (options.context ?? defaultContext(options.model));
-    if (!options.gate && options.guardrails !== false && !this.options.approvals?.scans) {
-      const gate = guardedGate(this.options.gate, options.guardrails, this.runtime.clock);
+    const settings = executorSettings(options);
+    this.limits = resolveLimits(settings);
+    if (settings.output !== undefined) assertOutputSchema(settings.output);
+    this.options = withApprovals(settings, settings.runtime ?? {});
+    this.name = settings.name ?? 'executor';
+    this.runtime = resolveRuntime(settings.runtime);
+    this.prices = pricesOption(settings.prices);
+    this.invoker = invokerFactory(settings, this.runtime)(settings.model);
+    this.context =
+      settings.context === false ? undefined : (settings.context ?? defaultContext(settings.model));
+    if (!settings.gate && settings.guardrails !== false && !this.options.approvals?.scans) {
+      const gate = guardedGate(this.options.gate, settings.guardrails, this.runtime.clock);
       this.options = { ...this.options, gate };
     }
-    this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
+    this.registry =
+      settings.tools instanceof ToolRegistry ? settings.tools : new ToolRegistry(settings.tools);
+    this.memory = settings.memory && memoryOf(settings.memory, settings.runtime);
+    addMemoryTool(this.registry, this.memory);
     this.runner = new ToolRunner({
-      concurrency: options.toolConcurrency,
-      limiter: options.toolLimiter,
+      concurrency: settings.toolConcurrency,
+      limiter: settings.toolLimiter,
       clock: this.runtime.clock,
-      maxOutputChars: options.maxOutputChars,
+      maxOutputChars: settings.maxOutputChars,
     });
-    this.base = requestBase(options, undefined);
+    this.base = requestBase(settings, undefined);
   }
 
   /**
@@ -143,7 +162,9 @@ export class Executor<T = undefined> {
   run<U>(input: RunInput, options: ExecutorRunOptions & { output: Schema<U> }): Run<StructuredResult<U>>;
   run(input: RunInput, options?: ExecutorRunOptions): Run<ExecutorResultOf<T>>;
   // The overloads type the result; one implementation serves both.
-  run(input: RunInput, options: ExecutorRunOptions = {}): Run<any> {
+  run(input: RunInput, runOptions: ExecutorRunOptions = {}): Run<any> {
+    const resumedFrom = this.resumes.get(runOptions);
+    const options = withSessionIds(runOptions);
     // Read before the run starts, so input that is not parts or messages throws before any work.
     const messages = inputMessages(input);
     const runId = options.runId ?? this.runtime.ids.next('run');
@@ -173,7 +194,13 @@ export class Executor<T = undefined> {
         emit.emit('run_started', startedPayload(messages, options));
         if (unpriced) emit.emit('unpriced_models', unpriced);
         emit.emit('stage', { name: 'executing', status: 'running' });
-        return this.executeWith(messages, { ...options, signal, budget }, bus, usage, abort).then(
+        const memoryRun = { ids: { ...options, runId }, input: messages, emit, signal };
+        const onSession = { runId, clock, emit, input: messages, usage, resumedFrom };
+        const execute = () =>
+          executeOnSession(options, onSession, (opts) =>
+            this.executeWith(messages, { ...opts, signal, budget }, bus, usage, abort),
+          );
+        return aroundExecution(this.memory, memoryRun, execute).then(
           (result) => {
             // The bus prices each call; the result reports what the whole run cost.
             if (bus.usage.costUsd !== undefined) result.usage.costUsd = bus.usage.costUsd;
@@ -187,9 +214,12 @@ export class Executor<T = undefined> {
             if (result.status === 'interrupted') {
               result.state = pausedExecution(runId, result, this.options.approvals, clock.now());
             }
+            // Here rather than on `run.result`: a closure and a promise less for every waiting run (bench).
+            this.options.approvals?.forgetRun(runId);
             return result;
           },
           (error: unknown) => {
+            this.options.approvals?.forgetRun(runId);
             // Misuse found once the run started: the stage closes before the run rejects.
             emit.emit('stage', { name: 'executing', status: 'failed', detail: (error as Error).message });
             throw error;
@@ -198,8 +228,6 @@ export class Executor<T = undefined> {
       },
     });
     if (budget) run.result.finally(() => budget.dispose()).catch(() => {});
-    const forget = () => this.options.approvals?.forgetRun(runId);
-    run.result.then(forget, forget);
     return run;
   }
 
@@ -216,11 +244,14 @@ export class Executor<T = undefined> {
    */
   resume(
     saved: unknown,
-    options: Omit<ExecutorRunOptions, 'runId' | 'history'> = {},
+    options: Omit<ExecutorRunOptions, 'runId' | 'history' | 'historyLimit'> = {},
   ): Run<ExecutorResultOf<T>> {
     const approvals = this.options.approvals as ApprovalGate;
     const { runId, messages } = takeExecution(saved, approvals);
-    return this.run(messages, { ...options, runId });
+    const resumed = { ...options, runId };
+    // On a session, the resume appends only what the paused run could not: its last, unfinished turn on.
+    this.resumes.set(resumed, resumePoint(messages));
+    return this.run(messages, resumed);
   }
 
   /** The ids of every model a run may call: the invoker's chain and the reflection judge's. */
@@ -249,7 +280,7 @@ export class Executor<T = undefined> {
   // Promise handlers rather than an async function: a run waiting on its model holds no frame for it.
   private executeWith(
     input: RunInput,
-    options: ExecuteOptions & Pick<ExecuteOnOptions, 'budget' | 'deadline'>,
+    options: SessionExecuteOptions & Pick<ExecuteOnOptions, 'budget' | 'deadline'>,
     parent: Emitter | undefined,
     usage: Usage,
     abortRun?: (reason?: unknown) => void,
@@ -267,10 +298,10 @@ export class Executor<T = undefined> {
     const owned =
       abortRun && options.signal ? { signal: options.signal, abort: abortRun, unlink: undefined } : undefined;
     const { signal, abort, unlink } = owned ?? linkedController(options.signal);
-    const wallClock = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, abort);
-    const deadline = options.deadline;
-    const cancelDeadline =
-      deadline && this.runtime.clock.setTimer(deadline.ms, () => abort(deadline.reason()));
+    // One timer for the run's deadlines: its wall clock, the caller's, and each model call's stall watch.
+    const watchdog = new Watchdog(this.runtime.clock, signal);
+    const wallClock = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, watchdog, abort);
+    if (options.deadline) watchCallerDeadline(watchdog, options.deadline, abort);
     const run: LoopRun = {
       messages,
       emit,
@@ -278,15 +309,21 @@ export class Executor<T = undefined> {
       usage,
       stepId: options.stepId,
       agent: this.name,
-      context: this.context?.(),
+      context: sessionContext(this.context?.(), options.writer),
       onCheckpoint: options.onCheckpoint,
       wallClock,
+      watchdog,
       budget: options.budget,
     };
-    const running = this.baseFor(options.system).then((base) => this.loop(base, options, run));
+    const running = this.baseFor(options.system).then((base) =>
+      this.loop(
+        withRunMemory(this.memory, base, { runId: emit.runId, stepId: options.stepId }),
+        options,
+        run,
+      ),
+    );
     const done = () => {
-      wallClock.dispose();
-      cancelDeadline?.();
+      watchdog.dispose();
       unlink?.();
     };
     return running.then(
@@ -339,12 +376,12 @@ function linkedController(parent: AbortSignal | undefined) {
   return { signal: controller.signal, abort: (reason?: unknown) => controller.abort(reason), unlink };
 }
 
-function isPromptSource(value: ExecutorOptions['instructions']): value is SystemPromptSource {
+function isPromptSource(value: ExecutorSettings['instructions']): value is SystemPromptSource {
   return typeof value === 'object' && !Array.isArray(value) && typeof value.build === 'function';
 }
 
 function requestBase(
-  options: ExecutorOptions,
+  options: ExecutorSettings,
   system: string | SystemPart[] | undefined,
 ): Omit<ModelRequest, 'messages'> {
   const base: Omit<ModelRequest, 'messages'> = {};

@@ -8,9 +8,12 @@ export * from './budget-warning.js';
 export * from './error-streak.js';
 export * from './executor.js';
 export { LENGTH_CONTINUE_PROMPT, LENGTH_ROLLBACK_NOTE } from './length-limit.js';
+export * from './option-groups.js';
 export * from './options.js';
 export * from './reflection.js';
 export * from './repetition.js';
+export { type SessionRunOptions, withSessionIds } from './session-run.js';
+export { mergeExecutorOptions, rejectMovedOptions } from './settings.js';
 export {
   FORMAT_ANSWER_PROMPT,
   formatAnswer,

@@ -67,7 +67,7 @@ async function settle(loop: LoopState, outcome: FinalOutcome): Promise<ExecutorR
       return structured(loop, outcome.result, loop.run.budget?.check());
     case 'interrupted': {
       const names = outcome.interruptions.map((i) => i.toolName).join(', ');
-      const error = new RunError('interrupted', `Paused for approval of ${names}; resume with the answers`);
+      const error = new RunError('interrupted', `Paused on ${names}: answer on result.state, then resume`);
       const interrupted = result(loop, partialOutput(loop), 'interrupted', error);
       interrupted.interruptions = outcome.interruptions;
       return interrupted;

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { ConfigError, type TandemError } from '../../core/errors.js';
+import type { TandemError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import type { PriceTable } from '../../core/pricing.js';
@@ -11,25 +11,20 @@ import type { RunBudgetLimits } from '../../core/run-budget.js';
 import type { Sandbox } from '../../core/sandbox.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
-import type { CompressHook, ModelInvoker } from '../../model/invoke.js';
-import type { RetryOptions } from '../../model/resilience/retry-policy.js';
+import type { ResilienceOptions } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
-import type { ChatModel, FinishReason, ModelRequest, SystemPart, ToolSpec } from '../../model/types.js';
-import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
+import type { ChatModel, FinishReason, SystemPart, ToolSpec } from '../../model/types.js';
 import type { Interruption } from '../../safety/approvals/interruption.js';
-import type { Guardrails } from '../../safety/guardrails/guardrails.js';
+import type { MemoryOptions } from '../../state/long-term-memory.js';
 import type { PausedState } from '../../state/paused-state.js';
+import type { SessionReport } from '../../state/session-run.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { ToolGate, ToolLimiter, ToolOutputFilter } from '../../tools/runner.js';
 import type { Tool } from '../../tools/types.js';
-import { type ReflectionOptions, type ReflectionSettings, resolveReflection } from './reflection.js';
-import { DEFAULT_OUTPUT_REASKS } from './structured-output.js';
+import type { ContextOptions, LimitOptions, ModelSettings, SafetyOptions } from './option-groups.js';
+import type { ReflectionOptions, ReflectionSettings } from './reflection.js';
 
-/** Capability tier of an agent; sets the default iteration budget. */
-export type ExecutorTier = 'flash' | 'pro' | 'max';
-
-/** Default iteration budget per tier (the seeds' LITE/PRO/MAX profiles). */
-export const TIER_MAX_ITERATIONS: Readonly<Record<ExecutorTier, number>> = { flash: 3, pro: 5, max: 10 };
+/** Default model turns of one execution. */
+export const DEFAULT_MAX_ITERATIONS = 10;
 
 /** Default wall-clock budget of one execution: 270 s. */
 export const DEFAULT_EXECUTOR_TIMEOUT_MS = 270_000;
@@ -43,37 +38,20 @@ export const MAX_EMPTY_REPLY_RETRIES = 2;
  */
 export const MAX_INVALID_JSON_RETRIES = 2;
 
-/** What {@link ExecutorOptions.prepareRequest} gets besides the request. */
-export interface PrepareRequestInfo {
-  /** Iterations used before this call. */
-  iteration: number;
-  signal: AbortSignal;
-  emit: Emitter;
-}
-
 /**
- * Options of an {@link Executor}. Every limit has the seeds' default. `T` is
- * the type of the result's `object`, read from `output` (any schema when not given).
+ * Options of an {@link Executor}: what it is (model, tools, instructions,
+ * output), then one group per concept — `resilience`, `safety`, `context`,
+ * `limits`, `modelSettings` — the same groups as the Orchestrator's. Every
+ * limit has the seeds' default. `T` is the type of the result's `object`,
+ * read from `output` (any schema when not given).
+ *
+ * ```ts
+ * new Executor({ model, tools, limits: { maxIterations: 5 }, resilience: { fallbacks: [backup] } });
+ * ```
  */
 export interface ExecutorOptions<T = any> {
-  /** The model. Calls go through {@link ExecutorOptions.invoker} when given. */
+  /** The model. Calls go through the resilient invoker (see `resilience`). */
   model: ChatModel;
-  /**
-   * Backoff of failed model calls: retryable failures (429, 5xx, timeouts,
-   * resets, stalled streams) are retried with the seeds' numbers, honouring
-   * `Retry-After` (docs/resilience.md). `false`: one attempt per model.
-   * Default: on, `DEFAULT_RETRY_POLICY`.
-   */
-  retry?: RetryOptions | false;
-  /** Models to fall back to, in order, when `model` fails for good. Default none. */
-  fallbacks?: ChatModel[];
-  /**
-   * Advanced: builds the invoker that calls a model, replacing the default
-   * `createResilientInvoker({ models: [model, ...fallbacks], retry, runtime })`
-   * (`retry` and `fallbacks` are then yours to apply). The same form as the
-   * Orchestrator's `invoker`.
-   */
-  invoker?: (model: ChatModel) => ModelInvoker;
   /** The tools the model may call. */
   tools?: Tool[] | ToolRegistry;
   /**
@@ -83,93 +61,6 @@ export interface ExecutorOptions<T = any> {
    * execution with the executor's tools.
    */
   instructions?: string | SystemPart[] | SystemPromptSource;
-  /** Agent name stamped on events. Default `'executor'`. */
-  name?: string;
-  /** Sets the default of `maxIterations`: flash 3, pro 5, max 10. Default `'max'`. */
-  tier?: ExecutorTier;
-  /** Model turns allowed per execution (silent re-asks excluded). Default from `tier`. */
-  maxIterations?: number;
-  /** Wall-clock budget per execution, on the runtime's clock. Default 270 000 ms. */
-  timeoutMs?: number;
-  /** Stream model replies (emitting `token` / `reasoning`). Default true. */
-  stream?: boolean;
-  /** Parallel-safe tool calls of one turn run at once. Default 8 (the tool runner's). */
-  toolConcurrency?: number;
-  /**
-   * A cap on tool calls across every run of this executor (and whatever else
-   * shares it), e.g. `pLimit(32)`. Default: none — runs never wait on each other.
-   */
-  toolLimiter?: ToolLimiter;
-  /** Tool output longer than this is truncated for the model. Default: the tool runner's. */
-  maxOutputChars?: number;
-  /** Continuation requests after a reply cut by the length limit, and rollbacks of one with tool calls. Default 2. */
-  maxLengthContinuations?: number;
-  /** Consecutive turns calling unknown tools before the run stops. Default 3. */
-  maxInvalidToolTurns?: number;
-  /** Clock, randomness, ids and tracing. Default: the real ones, no tracing. */
-  runtime?: Partial<Runtime>;
-  /**
-   * Prices of the models (USD per million tokens), merged over
-   * `DEFAULT_PRICES`: `usage` events and results carry `costUsd`. `false`:
-   * no cost accounting. Applies to runs started with `run()`.
-   */
-  prices?: PriceTable | false;
-  /** Limits of each run started with `run()` (tokens, cost, tool calls, wall clock); see docs/cost.md. */
-  budget?: RunBudgetLimits;
-  /**
-   * The one place approvals are configured: with a `bus`, questions are asked
-   * live; without one, a call that needs approval pauses the run, which ends
-   * `interrupted` (answer on `result.state`, then `resume`). Default: a gate
-   * without a bus that asks only about tools with `needsApproval`.
-   */
-  approvals?: ApprovalGate;
-  /** Advanced: consulted before each ready tool call runs, instead of `approvals.gate`. */
-  gate?: ToolGate;
-  /**
-   * Approvals do not wait (the gate is asked to defer them; an `ApprovalGate`
-   * emits each question as an `interrupt` event): the turn's other calls
-   * still run, the results so far are checkpointed, and the execution ends
-   * with a `RunError` of kind `interrupted`. Resuming the checkpointed
-   * conversation with the answers given to the gate runs the deferred calls
-   * only. The Orchestrator sets it under `pauseOnInterrupt`. Default false.
-   */
-  deferApprovals?: boolean;
-  /**
-   * Rewrites each successful tool output before the model sees it, e.g.
-   * `guardrails.outputFilter()` to neutralise prompt injections in fetched
-   * pages. The model never sees the unfiltered output.
-   */
-  outputFilter?: ToolOutputFilter;
-  /**
-   * Tool-argument guardrails, checked before every tool call (and before any
-   * approval): URLs to private or local hosts and non-web schemes, and
-   * destructive shell or code strings, are refused with `Tool blocked:
-   * <reason>`. Default: the built-in checks; a `Guardrails`: its tool stage;
-   * `false`: none. Not applied when `gate` is given (scan in your gate),
-   * nor when `approvals` has guardrails of its own (it scans first).
-   */
-  guardrails?: Guardrails | false;
-  /** Passed to tools in their context. */
-  sandbox?: Sandbox;
-  temperature?: number;
-  maxOutputTokens?: number;
-  /**
-   * Context management, one per execution (conversation): counts each request
-   * incrementally, compresses it past the threshold, and shrinks a request a
-   * provider rejected as too long. `contextPerConversation({ model, summarizer })`
-   * makes one. Default: compression at the seeds' threshold (half the
-   * window), `model` summarising, set up only once a conversation grows near
-   * it. `false`: none (a context-length error then fails the call).
-   */
-  context?: (() => ConversationContext) | false;
-  /** Called before each model call with the outgoing request (after `context`); may return a replacement. */
-  prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
-  /**
-   * Have a cheap model judge an answer reached with tools before it is
-   * returned; a `RETRY` verdict sends its note back as feedback and the loop
-   * goes on (docs/executor.md#reflection). Off when absent; the seed had it on.
-   */
-  reflection?: ReflectionOptions;
   /**
    * The answer is an object of this schema (zod 4, any Standard Schema, or
    * `jsonSchema()`): the result carries it as `object`, typed from the
@@ -177,18 +68,46 @@ export interface ExecutorOptions<T = any> {
    * where it has one (docs/structured-output.md).
    */
   output?: Schema<T>;
-  /** Re-asks after an answer that does not match `output`, before `RunError('invalid_output')`. Default 2. */
-  maxOutputReasks?: number;
-}
-
-/** What the Executor needs of a context manager (the context layer's `ContextManager` is one). */
-export interface ConversationContext {
-  prepareRequest(
-    request: ModelRequest,
-    info: { signal?: AbortSignal; emit?: Emitter },
-  ): Promise<ModelRequest>;
-  /** Given to the model invoker for context-length recovery. */
-  compressHook?: CompressHook;
+  /** Agent name stamped on events. Default `'executor'`. */
+  name?: string;
+  /** Passed to tools in their context. */
+  sandbox?: Sandbox;
+  /** Clock, randomness, ids and tracing. Default: the real ones, no tracing. */
+  runtime?: Partial<Runtime>;
+  /** Stream model replies (emitting `token` / `reasoning`). Default true. */
+  stream?: boolean;
+  /**
+   * Prices of the models (USD per million tokens), merged over
+   * `DEFAULT_PRICES`: `usage` events and results carry `costUsd`. `false`:
+   * no cost accounting. Applies to runs started with `run()`.
+   */
+  prices?: PriceTable | false;
+  /**
+   * Have a cheap model judge an answer reached with tools before it is
+   * returned; a `RETRY` verdict sends its note back as feedback and the loop
+   * goes on (docs/executor.md#reflection). Off when absent; the seed had it on.
+   */
+  reflection?: ReflectionOptions;
+  /** Sampling settings of every model call (temperature, output tokens). */
+  modelSettings?: ModelSettings;
+  /**
+   * How models are called: retries with backoff (on by default, the seeds'
+   * numbers, honouring `Retry-After`; `retry: false` for one attempt),
+   * `fallbacks` in order, or your own `invoker` factory (docs/resilience.md).
+   */
+  resilience?: ResilienceOptions;
+  /** Guardrails, approvals and the advanced tool gate (docs/approvals.md, docs/guardrails.md). */
+  safety?: SafetyOptions;
+  /** Context management (compression on by default), request rewriting and tool-output size (docs/context.md). */
+  context?: ContextOptions;
+  /** Iterations, wall clock, run budget, tool concurrency and re-ask counts. */
+  limits?: LimitOptions;
+  /**
+   * Long-term memory of the runs given a `resourceId`: the user's working
+   * memory in the system prompt (and a tool to update it), and recall of
+   * earlier messages of the user's other threads (docs/memory.md).
+   */
+  memory?: MemoryOptions;
 }
 
 /** Builds a system prompt for an execution (the context layer's `SystemPromptBuilder` is one). */
@@ -215,7 +134,7 @@ export interface ExecuteOptions {
    * continue without re-executing the tools whose results it recorded.
    */
   onCheckpoint?: (messages: readonly Message[]) => void | Promise<void>;
-  /** Limits of this run (with `run()`), over the executor's `budget`. */
+  /** Limits of this run (with `run()`), over the executor's `limits.budget`. */
   budget?: RunBudgetLimits;
   /** The answer is an object of this schema, over the executor's `output`. */
   output?: Schema;
@@ -263,6 +182,12 @@ export interface ExecutorResult {
    * `JSON.stringify(state)`.
    */
   state?: PausedState;
+  /**
+   * With a `session` (docs/sessions.md): the thread and the messages this run
+   * appended, and the first `SessionError` (then the messages not appended
+   * are not in the thread; nothing half-written is).
+   */
+  session?: SessionReport;
 }
 
 /** The result of an execution whose output schema makes objects of type `T`. */
@@ -280,35 +205,4 @@ export interface ExecutorLimits {
   maxOutputReasks: number;
   /** Present when reflection is on. */
   reflection?: ReflectionSettings;
-}
-
-/**
- * Applies defaults and validates the limits.
- * @throws ConfigError for a missing model, an unknown tier, a limit out of range or invalid `reflection` options.
- */
-export function resolveLimits<T>(options: ExecutorOptions<T>): ExecutorLimits {
-  if (!options?.model) throw new ConfigError('Executor: `model` is required');
-  const tier = options.tier ?? 'max';
-  const tierDefault = TIER_MAX_ITERATIONS[tier];
-  if (tierDefault === undefined) throw new ConfigError(`Executor: unknown tier "${tier}"`);
-  const limits: ExecutorLimits = {
-    maxIterations: options.maxIterations ?? tierDefault,
-    timeoutMs: options.timeoutMs ?? DEFAULT_EXECUTOR_TIMEOUT_MS,
-    maxLengthContinuations: options.maxLengthContinuations ?? 2,
-    maxInvalidToolTurns: options.maxInvalidToolTurns ?? 3,
-    maxOutputReasks: options.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS,
-  };
-  requireInteger('maxIterations', limits.maxIterations, 1);
-  requireInteger('maxLengthContinuations', limits.maxLengthContinuations, 0);
-  requireInteger('maxInvalidToolTurns', limits.maxInvalidToolTurns, 1);
-  requireInteger('maxOutputReasks', limits.maxOutputReasks, 0);
-  if (!(limits.timeoutMs > 0)) throw new ConfigError('Executor: `timeoutMs` must be a positive number');
-  if (options.reflection) limits.reflection = resolveReflection(options.reflection);
-  return limits;
-}
-
-function requireInteger(name: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) {
-    throw new ConfigError(`Executor: \`${name}\` must be an integer ≥ ${min}, got ${value}`);
-  }
 }

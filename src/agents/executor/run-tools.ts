@@ -69,6 +69,7 @@ export async function runTools(
       stepId: run.stepId,
       agent: run.agent,
       sandbox: deps.options.sandbox,
+      turn: loop.iterations,
       gate: deps.options.gate,
       filterOutput: deps.options.outputFilter,
       deferApprovals: deps.options.deferApprovals,

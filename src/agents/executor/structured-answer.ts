@@ -72,7 +72,12 @@ async function objectOf(
   }
 }
 
-/** Asks again in the conversation, with the issues; every correction, reply and the accepted reply join it. */
+/**
+ * Asks again, with the issues. The accepted reply takes the place of the
+ * answer that did not match in the conversation: a follow-up (or a session)
+ * continues from the answer the result holds, and the corrections and
+ * rejected replies in between are left out.
+ */
 async function reask(
   loop: LoopState,
   plan: OutputPlan,
@@ -84,9 +89,11 @@ async function reask(
   const tools = await deps.registry.specs();
   // The conversation holds tool calls, which some providers accept only beside tool definitions.
   if (tools.length > 0) Object.assign(request, { tools, toolChoice: 'none' });
-  const added: Message[] = [correction];
-  const { object, response } = await generate(callOf(loop), request, plan.maxReasks, added);
-  run.messages.push(...added, response.message);
+  const { object, response } = await generate(callOf(loop), request, plan.maxReasks);
+  const last = run.messages.length - 1;
+  if (last >= loop.firstNew && run.messages[last]!.role === 'assistant')
+    run.messages[last] = response.message;
+  else run.messages.push(response.message);
   return object;
 }
 
@@ -142,12 +149,10 @@ export async function formatAnswer(
 /**
  * Calls until the reply holds the object, streaming partial objects. Each
  * call's usage is booked on the run, in a `usage` event naming the model
- * that answered. With `transcript`, every unusable reply and the correction
- * sent after it are appended to it.
+ * that answered.
  */
-async function generate(call: ObjectCall, request: ModelRequest, attempts: number, transcript?: Message[]) {
+async function generate(call: ObjectCall, request: ModelRequest, attempts: number) {
   const { invoker, emit } = call;
-  let reply: Message | undefined;
   try {
     return await generateWithRetry({
       invoker,
@@ -160,7 +165,6 @@ async function generate(call: ObjectCall, request: ModelRequest, attempts: numbe
       usage: call.usage,
       stream: call.stream,
       onResponse: (response) => {
-        reply = response.message;
         emit.emit('usage', {
           model: answeringModelId(response, invoker),
           usage: response.usage,
@@ -169,11 +173,7 @@ async function generate(call: ObjectCall, request: ModelRequest, attempts: numbe
       },
       onPartialObject: (object) => emit.emit('partial_object', { object }),
       parse: (text) => extractObject(text, call.plan.format.schema),
-      reask: (error) => {
-        const text = correctionText(error);
-        if (transcript && reply) transcript.push(reply, userMessage(text));
-        return text;
-      },
+      reask: correctionText,
     });
   } catch (error) {
     throw error instanceof StructuredOutputError ? invalid(error) : error;

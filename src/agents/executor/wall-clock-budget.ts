@@ -3,18 +3,37 @@
  * count — the call that waits says so through `waitingForHuman`, never an
  * event: an approval may legitimately take longer than the whole budget
  * (decision and input questions wait 300 s by default; the budget is 270 s).
- * Its timer aborts the calls in flight; the loop then returns the stop.
+ * The run's watchdog, on whose one timer the model calls' stall watches run
+ * too, aborts the calls in flight when it passes; the loop then returns the stop.
  * @module
  */
-import type { CancelTimer, Clock } from '../../core/seams.js';
+import type { Clock } from '../../core/seams.js';
+import type { Watchdog, Watched } from '../../core/watchdog.js';
 
-/** Setting a timer beyond this overflows the platform's timer. */
-const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * Watches a caller's hard deadline (an orchestrator step attempt's) on the
+ * run's watchdog: when `deadline.ms` pass, `abort` gets the caller's reason.
+ * Unlike the budget it does not stop while a human is asked.
+ */
+export function watchCallerDeadline(
+  watchdog: Watchdog,
+  deadline: { ms: number; reason: () => unknown },
+  abort: (reason: unknown) => void,
+): void {
+  const at = watchdog.clock.now() + deadline.ms;
+  const watched: Watched = {
+    check: (now) => {
+      if (now < at) return at;
+      abort(deadline.reason());
+      return undefined;
+    },
+  };
+  watchdog.watch(watched, at);
+}
 
 /** A deadline that stops while humans are asked, and aborts when it passes. */
-export class WallClockBudget {
+export class WallClockBudget implements Watched {
   private deadline: number;
-  private cancel: CancelTimer | undefined;
   private waiting = 0;
   private pausedAt = 0;
   private expired = false;
@@ -22,10 +41,11 @@ export class WallClockBudget {
   constructor(
     private readonly clock: Clock,
     timeoutMs: number,
+    private readonly watchdog: Watchdog,
     private readonly onExpire: () => void,
   ) {
     this.deadline = clock.now() + timeoutMs;
-    this.arm();
+    watchdog.watch(this, this.deadline);
   }
 
   /** True once the budget ran out. */
@@ -48,32 +68,24 @@ export class WallClockBudget {
     };
   };
 
+  /** The watchdog's look: the deadline while it lies ahead; past it, the budget expires. */
+  check(now: number): number | undefined {
+    if (this.waiting > 0) return undefined;
+    if (now < this.deadline) return this.deadline;
+    this.expired = true;
+    this.onExpire();
+    return undefined;
+  }
+
   private pause(): void {
     if (this.waiting++ > 0) return;
     this.pausedAt = this.clock.now();
-    this.cancel?.();
-    this.cancel = undefined;
+    this.watchdog.unwatch(this);
   }
 
   private resume(): void {
     if (this.waiting === 0 || --this.waiting > 0) return;
     this.deadline += this.clock.now() - this.pausedAt;
-    this.arm();
-  }
-
-  dispose(): void {
-    this.cancel?.();
-    this.cancel = undefined;
-  }
-
-  private arm(): void {
-    const left = this.deadline - this.clock.now();
-    if (left > MAX_TIMER_MS) return;
-    this.cancel = this.clock.setTimer(Math.max(0, left), () => {
-      this.cancel = undefined;
-      if (this.waiting > 0) return;
-      this.expired = true;
-      this.onExpire();
-    });
+    this.watchdog.watch(this, this.deadline);
   }
 }

@@ -6,16 +6,18 @@
  * leaves the manager.
  * @module
  */
+import type { SharedMemory } from '../../context/shared-memory.js';
 import { ConfigError, TandemError } from '../../core/errors.js';
 import type { Runtime } from '../../core/seams.js';
 import { addUsage, type Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
 import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { ChatModel } from '../../model/types.js';
+import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import { ToolRegistry } from '../../tools/registry.js';
-import { Executor } from '../executor/index.js';
-import type { AgentProfile } from './agent-profiles.js';
-import type { HandoffManagerOptions } from './options.js';
+import { Executor, mergeExecutorOptions } from '../executor/index.js';
+import { type AgentProfile, TIER_MAX_ITERATIONS } from './agent-profiles.js';
+import type { HandoffManagerOptions, HandoffRunOptions } from './options.js';
 import type { HandoffSession } from './session-rules.js';
 import { handoffToolFamily } from './tools.js';
 
@@ -24,36 +26,47 @@ class HandoffTransfer extends TandemError<'handoff'> {
   static override readonly brand: string = 'HandoffTransfer';
 }
 
-/** The executor of `profile` in `session`; every model call's usage is added into `usage`. */
-export function agentExecutor(
-  options: HandoffManagerOptions,
-  runtime: Runtime,
-  profile: AgentProfile,
-  session: HandoffSession,
-  usage: Usage,
-): Executor {
+/** One agent's turn in a handoff run. */
+export interface AgentRun {
+  profile: AgentProfile;
+  session: HandoffSession;
+  /** Every model call's usage is added into it. */
+  usage: Usage;
+  /** The run's approvals and whether they are deferred (see `HandoffRunOptions`). */
+  run: Pick<HandoffRunOptions, 'approvals' | 'pauseOnInterrupt'>;
+  /** The run's shared memory, given to the agent's extra tools. */
+  memory: SharedMemory;
+}
+
+/** The executor of `agent.profile` in `agent.session`. */
+export function agentExecutor(options: HandoffManagerOptions, runtime: Runtime, agent: AgentRun): Executor {
+  const { profile, session, usage, run, memory } = agent;
   const model = modelOf(options, profile);
   const targets = (profile.handoffs ?? []).map((name) => options.agents.require(name));
-  const userPrepare = options.executor?.prepareRequest;
-  const tools = new ToolRegistry([...(profile.tools ?? []), ...(options.tools?.(profile) ?? [])]);
+  const userPrepare = options.executor?.context?.prepareRequest;
+  const tools = new ToolRegistry([...(profile.tools ?? []), ...(options.tools?.(profile, { memory }) ?? [])]);
   tools.registerFamily(handoffToolFamily(session, profile.name, targets));
-  return new Executor({
-    ...options.executor,
-    model,
-    invoker: () => countingInvoker(invokerFactory(options, runtime)(model), usage),
-    tools,
-    instructions: profile.instructions,
-    name: profile.name,
-    tier: profile.tier,
-    maxIterations: profile.maxIterations,
-    temperature: profile.temperature,
-    sandbox: profile.sandbox,
-    runtime,
-    prepareRequest: (request, info) => {
-      if (session.pending) throw new HandoffTransfer('handoff', `handed off to ${session.pending.to}`);
-      return userPrepare ? userPrepare(request, info) : request;
-    },
-  });
+  const maxIterations = profile.maxIterations ?? (profile.tier && TIER_MAX_ITERATIONS[profile.tier]);
+  return new Executor(
+    mergeExecutorOptions<undefined>(options.executor, {
+      model,
+      resilience: { invoker: () => countingInvoker(invokerFactory(options, runtime)(model), usage) },
+      tools,
+      instructions: profile.instructions,
+      name: profile.name,
+      sandbox: profile.sandbox,
+      runtime,
+      modelSettings: { temperature: profile.temperature },
+      limits: { maxIterations },
+      safety: runSafety(options, run),
+      context: {
+        prepareRequest: (request, info) => {
+          if (session.pending) throw new HandoffTransfer('handoff', `handed off to ${session.pending.to}`);
+          return userPrepare ? userPrepare(request, info) : request;
+        },
+      },
+    }),
+  );
 }
 
 /**
@@ -83,4 +96,17 @@ function countingInvoker(inner: ModelInvoker, usage: Usage): ModelInvoker {
       return response;
     },
   };
+}
+
+/**
+ * The run's approvals (an orchestrator's, where its resume delivers the
+ * answers), unless the manager's agents have a gate of their own: that one
+ * keeps its threshold and its bus.
+ */
+function runSafety(
+  options: HandoffManagerOptions,
+  run: AgentRun['run'],
+): { approvals?: ApprovalGate; pauseOnInterrupt?: boolean } {
+  const approvals = options.executor?.safety?.approvals ? undefined : run.approvals;
+  return { approvals, pauseOnInterrupt: run.pauseOnInterrupt };
 }

@@ -16,6 +16,8 @@ export interface AgentProfile {
   readonly name: string;
   /** What the agent is for; the router shows it to the routing model. */
   readonly description: string;
+  /** Example queries the agent handles; the router's prompt lists them under it. */
+  readonly examples?: readonly string[];
   /** The agent's system prompt. */
   readonly instructions: string;
   /** The agent's model. Wins over `tier`. */
@@ -30,10 +32,13 @@ export interface AgentProfile {
   readonly handoffs?: readonly string[];
   /** Where the agent's tools run; handoff artifacts move between the agents' sandboxes. */
   readonly sandbox?: Sandbox;
-  /** Model turns per execution. Default: the executor's for the tier. */
+  /** Model turns per execution. Default: by `tier` (flash 3, pro 5, max 10), else the executor's (10). */
   readonly maxIterations?: number;
   readonly temperature?: number;
 }
+
+/** An agent's default model turns per execution by its `tier` (the seeds' LITE/PRO/MAX profiles). */
+export const TIER_MAX_ITERATIONS: Readonly<Record<ModelTier, number>> = { flash: 3, pro: 5, max: 10 };
 
 /**
  * The seed's handoff matrix (seed 003): chat delegates to every specialist,
@@ -148,9 +153,13 @@ export class AgentRegistry {
     return [...this.agents.keys()];
   }
 
-  /** Names and descriptions, as the router lists agents. */
-  descriptors(): { name: string; description: string }[] {
-    return this.list().map(({ name, description }) => ({ name, description }));
+  /** Names, descriptions and example queries, as the router lists agents. */
+  descriptors(): { name: string; description: string; examples?: readonly string[] }[] {
+    return this.list().map(({ name, description, examples }) => ({
+      name,
+      description,
+      ...(examples?.length && { examples }),
+    }));
   }
 
   /** The agents `name` may hand off to (an empty list for an unknown name). */

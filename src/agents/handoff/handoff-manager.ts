@@ -12,6 +12,7 @@
  * the handoff, no tool is aborted, and the caller's abort keeps its meaning.
  * @module
  */
+import { SharedMemory } from '../../context/shared-memory.js';
 import { ConfigError, errorMessage, isAbortError } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
@@ -69,7 +70,8 @@ export class HandoffManager {
    * delegated task plus context, artifacts and shared memory, and so on until
    * an agent answers. Emits `stage` (name `agent`, one per agent) and
    * `handoff` events. Failures of the final agent are thrown as the executor
-   * throws them.
+   * throws them. An agent whose approvals pause it ends the run with its
+   * `interrupted` result; `resume` continues its conversation.
    * @throws ConfigError for an unknown agent.
    */
   async run(agentName: string, task: string, options: HandoffRunOptions = {}): Promise<HandoffRunResult> {
@@ -91,11 +93,23 @@ export class HandoffManager {
     let profile = this.options.agents.require(agentName);
     let input = task;
     let history = options.history;
+    let resume = options.resume;
+    const { approvals, pauseOnInterrupt, onCheckpoint } = options;
+    const memory = options.memory ?? new SharedMemory();
     for (;;) {
       const scoped = emit.scope({ agent: profile.name });
       scoped.emit('stage', { name: 'agent', status: 'running', detail: profile.name });
-      const executor = agentExecutor(this.options, this.runtime, profile, session, usage);
-      const result = await executeOn(executor, input, { emit, signal, history, stepId: options.stepId });
+      const agent = { profile, session, usage, memory, run: { approvals, pauseOnInterrupt } };
+      const executor = agentExecutor(this.options, this.runtime, agent);
+      const name = profile.name;
+      const result = await executeOn(executor, resume ? [] : input, {
+        emit,
+        signal,
+        history: resume ? [...resume] : history,
+        stepId: options.stepId,
+        ...(onCheckpoint && { onCheckpoint: (messages) => onCheckpoint(name, messages) }),
+      });
+      resume = undefined;
       // The execution a handoff stopped ends failed by design; any other failure is the run's.
       const failure = result.status === 'failed' ? result.error : undefined;
       if (failure && !(session.pending && !signal.aborted && !isAbortError(failure))) {
@@ -105,12 +119,12 @@ export class HandoffManager {
       const handoff = session.take();
       if (!handoff) {
         scoped.emit('stage', { name: 'agent', status: 'completed', detail: profile.name });
-        return this.finish(profile.name, result, session, usage);
+        return this.finish(profile.name, result, session, { usage, memory });
       }
       scoped.emit('stage', { name: 'agent', status: 'completed', detail: `handed off to ${handoff.to}` });
       const target = this.options.agents.require(handoff.to);
       const moved = await moveArtifacts(this.options.transferArtifacts, profile, target, signal, scoped);
-      input = buildHandoffInput({ ...handoff, ...moved, memory: options.memory });
+      input = buildHandoffInput({ ...handoff, ...moved, memory });
       history = undefined;
       profile = target;
     }
@@ -120,7 +134,7 @@ export class HandoffManager {
     agent: string,
     result: ExecutorResult,
     session: HandoffSession,
-    usage: Usage,
+    run: { usage: Usage; memory: SharedMemory },
   ): HandoffRunResult {
     return {
       output: result.output,
@@ -129,7 +143,8 @@ export class HandoffManager {
       handoffs: session.history.slice(),
       visited: [...session.visited],
       summary: session.summary(),
-      usage,
+      usage: run.usage,
+      memory: run.memory,
     };
   }
 }

@@ -10,23 +10,17 @@ import type { Usage } from '../../core/usage.js';
 import type { ModelInvoker } from '../../model/invoke.js';
 import type { ModelTiers } from '../../model/resilience/tiers.js';
 import type { ChatModel } from '../../model/types.js';
+import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import type { Tool } from '../../tools/types.js';
 import type { ExecutorOptions, ExecutorResult } from '../executor/index.js';
 import type { AgentProfile, AgentRegistry } from './agent-profiles.js';
 import type { ArtifactTransfer } from './artifacts.js';
 import type { HandoffRecord, HandoffSession } from './session-rules.js';
 
-/** Executor options every agent of the manager shares. */
+/** Executor options every agent of the manager shares: streaming and the concept groups. */
 export type SharedExecutorOptions = Pick<
   ExecutorOptions,
-  | 'gate'
-  | 'prepareRequest'
-  | 'stream'
-  | 'timeoutMs'
-  | 'toolConcurrency'
-  | 'toolLimiter'
-  | 'maxOutputChars'
-  | 'outputFilter'
+  'stream' | 'modelSettings' | 'safety' | 'context' | 'limits'
 >;
 
 /** Options of a {@link HandoffManager}. */
@@ -43,11 +37,21 @@ export interface HandoffManagerOptions {
   maxHandoffs?: number;
   /** Moves artifacts when both agents of a handoff have a sandbox. */
   transferArtifacts?: ArtifactTransfer;
-  /** Extra tools of an agent, e.g. its skills' `invoke_skill` / `list_skills`. */
-  tools?: (profile: AgentProfile) => readonly Tool[];
+  /**
+   * Extra tools of an agent, e.g. its skills' `invoke_skill` / `list_skills`;
+   * built for each agent of each run, with the run's shared memory for the
+   * tools to write findings and artifacts to.
+   */
+  tools?: (profile: AgentProfile, run: AgentToolsRun) => readonly Tool[];
   /** Executor options for every agent. */
   executor?: SharedExecutorOptions;
   runtime?: Partial<Runtime>;
+}
+
+/** What {@link HandoffManagerOptions.tools} is told of the run an agent's tools serve. */
+export interface AgentToolsRun {
+  /** The run's shared memory: what a tool writes there reaches every later agent of the run. */
+  memory: SharedMemory;
 }
 
 /** Options of one {@link HandoffManager.run}. */
@@ -55,13 +59,34 @@ export interface HandoffRunOptions {
   signal?: AbortSignal;
   /** Where events go. Default: a fresh bus nobody listens to. */
   emit?: Emitter;
-  /** Rendered into every handoff target's input. */
+  /**
+   * The run's shared memory: the agents' tools write to it (see `tools`), and
+   * it is rendered into every handoff target's input. Default: a fresh one
+   * per run, returned as `result.memory`.
+   */
   memory?: SharedMemory;
   /** Earlier conversation, given to the first agent only. */
   history?: Message[];
   stepId?: string;
   /** Continue an existing session (its active agent must be the one run). */
   session?: HandoffSession;
+  /**
+   * The approvals the agents of this run answer through when the manager
+   * gives them none (`executor.safety.approvals`): an orchestrator passes its
+   * own, so a handoff agent's approvals pause the run and are answered on
+   * its state like those of the orchestrator's own tools.
+   */
+  approvals?: ApprovalGate;
+  /** The agents defer their approvals instead of waiting on a bus (`safety.pauseOnInterrupt`). */
+  pauseOnInterrupt?: boolean;
+  /** Told the working agent's conversation whenever it is worth saving: what `resume` continues. */
+  onCheckpoint?: (agent: string, messages: readonly Message[]) => void | Promise<void>;
+  /**
+   * The saved conversation of the agent run (its `onCheckpoint`), which a
+   * paused run continues instead of starting on the task: calls without a
+   * result run first (an answered approval once), then the model goes on.
+   */
+  resume?: readonly Message[];
 }
 
 /** The outcome of a {@link HandoffManager.run}. */
@@ -80,4 +105,6 @@ export interface HandoffRunResult {
   summary: string;
   /** Usage of every agent of the run. */
   usage: Usage;
+  /** The run's shared memory, with what its agents wrote. */
+  memory: SharedMemory;
 }

@@ -5,22 +5,24 @@
  * `done` phase): the caller does that.
  * @module
  */
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, RunError } from '../../core/errors.js';
 import type { Runtime } from '../../core/seams.js';
-import { emptyUsage } from '../../core/usage.js';
-import {
-  DEFAULT_SKILL_MODES,
-  type OrchestratorOptions,
-  type OrchestratorResult,
-  type SkillMode,
-} from './options.js';
+import { defersApprovals } from './collaborators.js';
+import { DEFAULT_SKILL_MODES, type SkillMode } from './options.js';
+import type { PhaseResult } from './phase-result.js';
 import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
+import type { OrchestratorSettings } from './settings.js';
 import { invokeSkillMode } from './skill-mode.js';
 import { stage } from './stage-events.js';
 
+/** The handoff agent a paused run stopped in, whose conversation a resume continues. */
+export function pausedAgent(scope: RunScope): string | undefined {
+  return scope.recorder.state.conversations.main?.agent;
+}
+
 /** Whether `mode` names a dedicated skill mode or an agent of `handoffs`. */
-export function isMode(options: OrchestratorOptions, mode: string): boolean {
+export function isMode(options: OrchestratorSettings, mode: string): boolean {
   return !!skillMode(options, mode) || !!options.handoffs?.has(mode);
 }
 
@@ -33,10 +35,10 @@ export function isMode(options: OrchestratorOptions, mode: string): boolean {
  */
 export async function routeToAgent(
   scope: RunScope,
-  options: OrchestratorOptions,
+  options: OrchestratorSettings,
   request: RunRequest,
   unknownMode?: string,
-): Promise<OrchestratorResult | undefined> {
+): Promise<PhaseResult | undefined> {
   const { router, handoffs } = options;
   if (!router || !handoffs) {
     if (unknownMode === undefined) return undefined;
@@ -64,11 +66,11 @@ export async function routeToAgent(
  */
 export async function runExplicitMode(
   scope: RunScope,
-  options: OrchestratorOptions,
+  options: OrchestratorSettings,
   runtime: Runtime,
   request: RunRequest,
   mode: string,
-): Promise<OrchestratorResult> {
+): Promise<PhaseResult> {
   const { bus } = scope;
   const { skills } = options;
   const chosen = skillMode(options, mode);
@@ -87,12 +89,11 @@ export async function runExplicitMode(
     complexity: 'simple',
     steps: [],
     revisions: 0,
-    usage: emptyUsage(),
   };
 }
 
 /** The dedicated skill mode `mode` names, when there are skills to run it. */
-function skillMode(options: OrchestratorOptions, mode: string): SkillMode | undefined {
+function skillMode(options: OrchestratorSettings, mode: string): SkillMode | undefined {
   const { skills, skillModes = DEFAULT_SKILL_MODES } = options;
   // Own keys only: a mode such as "constructor" is not a skill mode.
   if (!skills || !Object.hasOwn(skillModes, mode)) return undefined;
@@ -120,17 +121,41 @@ function answerText(output: unknown): string {
   return JSON.stringify(output, null, 2) ?? String(output);
 }
 
-async function runAgent(
+/**
+ * Runs `agent` of `handoffs` (or continues the one a paused run saved, see
+ * {@link pausedAgent}): its approvals go through the run's `approvals`, as
+ * those of the orchestrator's own tools do, and its conversation is
+ * checkpointed as `main`, so a pause ends the run `interrupted` and a resume
+ * continues the agent where it stopped.
+ */
+export async function runAgent(
   scope: RunScope,
-  options: OrchestratorOptions,
+  options: OrchestratorSettings,
   request: RunRequest,
   agent: string,
-): Promise<OrchestratorResult> {
+): Promise<PhaseResult> {
   const handoffs = options.handoffs!;
+  const { recorder } = scope;
+  const saved = recorder.state.conversations.main;
   // A handoff's task is text: the agent reads the request's text after the history.
   const { text, history } = request;
-  const how = { signal: scope.signal, emit: scope.bus, ...(history.length && { history }) };
-  const result = await handoffs.run(agent, text, how);
+  const result = await handoffs.run(saved?.agent ?? agent, text, {
+    signal: scope.signal,
+    emit: scope.bus,
+    ...(history.length && { history }),
+    ...(saved?.agent && { resume: saved.messages }),
+    approvals: options.approvals,
+    pauseOnInterrupt: defersApprovals(options),
+    onCheckpoint: (name, messages) =>
+      recorder.conversation('main', { mode: 'direct', agent: name }, messages),
+  });
+  // A pause keeps the conversation for the resume; the run records itself paused (pause.ts).
+  if (result.result.status === 'interrupted') {
+    throw (
+      result.result.error ?? new RunError('interrupted', `Agent ${result.agent} waits for a human answer`)
+    );
+  }
+  recorder.endConversation('main');
   return {
     output: result.output,
     status: result.result.status,
@@ -138,6 +163,5 @@ async function runAgent(
     steps: [],
     revisions: 0,
     agent: result.agent,
-    usage: emptyUsage(),
   };
 }

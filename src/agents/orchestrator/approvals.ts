@@ -13,14 +13,15 @@ import { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import type { InterruptResponse } from '../../safety/approvals/interrupts.js';
 import { PausedState } from '../../state/paused-state.js';
 import type { RunState } from '../../state/run-state.js';
-import type { OrchestratorOptions, OrchestratorResult } from './options.js';
+import type { OrchestratorResult } from './options.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { OrchestratorSettings } from './settings.js';
 
 /**
  * `options` with an `approvals` gate: the caller's, or one without a bus that
  * asks only about tools with `needsApproval` and keeps "approve always" per run.
  */
-export function withApprovals<O extends OrchestratorOptions>(options: O, runtime: Partial<Runtime>): O {
+export function withApprovals<O extends OrchestratorSettings>(options: O, runtime: Partial<Runtime>): O {
   if (options.approvals) return options;
   return { ...options, approvals: new ApprovalGate({ threshold: 'none', scope: 'run', runtime }) };
 }
@@ -51,7 +52,7 @@ export function interruptedResult(recorder: RunRecorder, usage: Usage, pause: Ru
 export function takeAnswers(
   state: RunState,
   responses: Record<string, InterruptResponse> | undefined,
-  options: Pick<OrchestratorOptions, 'approvals' | 'interrupts'>,
+  options: Pick<OrchestratorSettings, 'approvals' | 'interrupts'>,
 ): () => void {
   const answers = { ...state.decisions, ...responses };
   delete state.decisions;
@@ -73,9 +74,11 @@ function delivery(
   toolCallId: string | undefined,
   id: string,
   response: InterruptResponse,
-  { approvals, interrupts }: Pick<OrchestratorOptions, 'approvals' | 'interrupts'>,
+  { approvals, interrupts }: Pick<OrchestratorSettings, 'approvals' | 'interrupts'>,
 ): () => void {
   if (toolCallId && approvals) return () => approvals.answer(toolCallId, response, runId);
   if (interrupts) return () => void interrupts.respond(id, response);
-  throw new ConfigError('resume: answering interrupts needs the `approvals` gate or an `interrupts` bus');
+  throw new ConfigError(
+    'resume: answering interrupts needs the `safety.approvals` gate or a `safety.interrupts` bus',
+  );
 }

@@ -10,7 +10,7 @@ import { errorMessage, RunError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { abortErrorOf } from '../../core/run.js';
-import type { BudgetGuard } from '../../core/run-budget.js';
+import type { BudgetCheck } from '../../core/run-budget.js';
 import type { ConversationState } from '../../state/run-state.js';
 import { type Executor, executeOn } from '../executor/index.js';
 
@@ -29,7 +29,7 @@ export type FailedAttempt = Extract<AttemptOutcome, { ok: false }>;
 export interface AttemptSettings {
   stepTimeoutMs: number;
   /** The run's budget: the attempt's execution stops when it is spent. */
-  budget?: BudgetGuard;
+  budget?: BudgetCheck;
   /** Told about the attempt's conversation at every checkpoint-worthy moment. */
   onConversation?: (
     conversation: Omit<ConversationState, 'messages'>,

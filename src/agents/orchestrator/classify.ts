@@ -11,29 +11,10 @@ import type { Message } from '../../core/messages.js';
 import { type UserContent, wordsOf } from '../../core/run-input.js';
 import type { Planner } from '../planner/index.js';
 import { classifyQuery } from '../routing/index.js';
+import type { ClassifyMode } from './option-groups.js';
 import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
-
-/**
- * How the orchestrator classifies a task. A function gets the request's text
- * (images and files as placeholders) and, in `context`, the request as given
- * and the conversation before it.
- */
-export type ClassifyMode =
-  | 'auto'
-  | 'heuristic'
-  | 'llm'
-  | ((task: string, context: ClassifyContext) => 'simple' | 'complex' | Promise<'simple' | 'complex'>);
-
-/** What a classifier function gets besides the request's text. */
-export interface ClassifyContext {
-  signal: AbortSignal;
-  /** The request as given: text, or parts with images and files. */
-  input: UserContent;
-  /** The conversation before the request. */
-  history: readonly Message[];
-}
 
 /** The decision and the `routing` event that reports it. */
 export interface TaskClassification {

@@ -8,14 +8,15 @@ import type { Runtime } from '../../core/seams.js';
 import { invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
 import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import { ToolRegistry } from '../../tools/registry.js';
-import { Executor } from '../executor/index.js';
+import { Executor, mergeExecutorOptions } from '../executor/index.js';
 import { Planner } from '../planner/index.js';
-import type { FinalizeReducer } from './finalize.js';
-import type { OrchestratorOptions } from './options.js';
+import { delegateToResearchTool, RESEARCH_AGENT, RunMemories } from './delegation.js';
+import type { FinalizeReducer } from './option-groups.js';
+import type { OrchestratorSettings } from './settings.js';
 
 /** The orchestrator's collaborators, built once per orchestrator. */
 export interface OrchestrationParts {
-  options: OrchestratorOptions;
+  options: OrchestratorSettings;
   runtime: Runtime;
   planner: Planner;
   executor: Executor;
@@ -23,6 +24,8 @@ export interface OrchestrationParts {
   verifier?: ModelInvoker;
   finalizer: { invoker?: ModelInvoker; reducer?: FinalizeReducer };
   tools: ToolRegistry;
+  /** The shared memory of each live run (see `delegation.ts`). */
+  memories: RunMemories;
   /** Ids of every model a run may call, fallbacks included: a cost budget needs their prices. */
   models: readonly string[];
 }
@@ -32,31 +35,29 @@ export interface OrchestrationParts {
  * tool batch finishes, the execution ends `interrupted`, and the run pauses
  * on that result.
  */
-export function defersApprovals(options: OrchestratorOptions): boolean {
+export function defersApprovals(options: OrchestratorSettings): boolean {
   return options.pauseOnInterrupt === true;
 }
 
-/** The collaborators of an orchestrator with `options`; `deferApprovals` as {@link defersApprovals} says. */
+/** The collaborators of an orchestrator with `options`; `deferApprovals` (the executors' `safety.pauseOnInterrupt`) as {@link defersApprovals} says. */
 export function buildParts(
-  options: OrchestratorOptions,
+  options: OrchestratorSettings,
   runtime: Runtime,
   deferApprovals: boolean,
 ): OrchestrationParts {
   const invoke = invokerFactory(options, runtime);
-  const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
-  const common = {
-    ...options.executorOptions,
+  const memories = new RunMemories();
+  const tools = executorTools(options, memories);
+  // The executors ask through the orchestrator's approvals (where `resume` delivers answers),
+  // after the guardrails' argument scan unless the gate scans itself.
+  const common = mergeExecutorOptions<undefined>(options.executorOptions, {
+    model: options.executor,
     tools,
     runtime,
     sandbox: options.sandbox,
-    // The executors ask through the orchestrator's approvals (where `resume` delivers answers),
-    // after their default tool guardrails unless the gate scans itself.
-    gate: options.gate,
-    approvals: options.approvals,
-    deferApprovals: deferApprovals || options.executorOptions?.deferApprovals,
-    // Guardrails given to the orchestrator also screen untrusted tool output.
-    outputFilter: options.executorOptions?.outputFilter ?? options.guardrails?.outputFilter(),
-  };
+    memory: options.memory,
+    safety: { gate: options.gate, approvals: options.approvals, pauseOnInterrupt: deferApprovals },
+  });
   const verifier = options.verifier === undefined ? options.executor : options.verifier;
   const finalizer = options.finalizer ?? options.executor;
   const invokers = {
@@ -73,6 +74,7 @@ export function buildParts(
     options,
     runtime,
     tools,
+    memories,
     planner: new Planner({
       ...options.plannerOptions,
       model: options.planner,
@@ -82,15 +84,14 @@ export function buildParts(
     executor: new Executor({
       name: 'executor',
       ...common,
-      model: options.executor,
-      invoker: () => invokers.executor,
+      resilience: { invoker: () => invokers.executor },
       instructions: options.instructions,
     }),
     takeover: new Executor({
       name: 'planner',
       ...common,
       model: options.planner,
-      invoker: () => invokers.takeover,
+      resilience: { invoker: () => invokers.takeover },
     }),
     verifier: invokers.verifier,
     finalizer: invokers.finalizer
@@ -98,4 +99,19 @@ export function buildParts(
       : { reducer: finalizer as FinalizeReducer },
     models: [...models],
   };
+}
+
+/**
+ * The executors' tools: the orchestrator's, plus `delegate_to_research` when
+ * `handoffs` has a research agent. A `ToolRegistry` given is used as it is
+ * (never changed behind its owner's back): add the tool to it yourself.
+ */
+function executorTools(options: OrchestratorSettings, memories: RunMemories): ToolRegistry {
+  if (options.tools instanceof ToolRegistry) return options.tools;
+  const tools = new ToolRegistry(options.tools ?? []);
+  const { handoffs } = options;
+  if (handoffs?.has(RESEARCH_AGENT) && !tools.get('delegate_to_research')) {
+    tools.register(delegateToResearchTool(handoffs, memories));
+  }
+  return tools;
 }

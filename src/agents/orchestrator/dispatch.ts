@@ -91,7 +91,7 @@ export function dispatchSteps(
 }
 
 /** The step as events show it. */
-export function stepView(record: StepRecord): PlanStepView {
+export function stepView(record: Pick<StepRecord, 'step' | 'status'>): PlanStepView {
   const { id, description, dependsOn } = record.step;
   return { id, description, dependsOn: [...dependsOn], status: record.status };
 }

@@ -8,13 +8,14 @@
  */
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
-import type { BudgetGuard } from '../../core/run-budget.js';
+import type { BudgetCheck } from '../../core/run-budget.js';
 import { framedMessage } from '../../core/run-input.js';
 import type { ConversationState } from '../../state/run-state.js';
 import type { Executor } from '../executor/index.js';
-import type { Plan, Planner } from '../planner/index.js';
+import type { Plan, Planner, PlanStep } from '../planner/index.js';
 import { type AttemptMode, type AttemptOutcome, type FailedAttempt, runAttempt } from './attempt.js';
-import { type StepRecord, stepView } from './dispatch.js';
+import { stepView } from './dispatch.js';
+import type { StepJobResult } from './step-job.js';
 import { type StepFinding, type StepPromptInput, stepSystemPrompt, stepUserMessage } from './step-prompt.js';
 import { activeTaskContext } from './todo-checklist.js';
 
@@ -28,7 +29,7 @@ export interface StepLadderDeps {
   takeover: Executor;
   planner: Planner;
   /** The run's budget, passed to every attempt. */
-  budget?: BudgetGuard;
+  budget?: BudgetCheck;
   stepTimeoutMs: number;
   maxFindingChars: number;
   instructions?: string;
@@ -50,7 +51,9 @@ export interface StepLadderDeps {
 
 /** One step's climb up the ladder. */
 interface Climb {
-  record: StepRecord;
+  step: PlanStep;
+  /** Attempts made so far, the earlier runs' included. */
+  attempts: number;
   deps: StepLadderDeps;
   /** The run's signal. */
   signal: AbortSignal;
@@ -62,28 +65,21 @@ interface Climb {
   prompt: StepPromptInput;
 }
 
-/** How a step's climb ended. */
-export interface LadderResult {
-  /** `interrupted`: an attempt waits for a human — not a failure; the run pauses and resumes that attempt. */
-  status: 'completed' | 'failed' | 'interrupted';
-  output: string;
-  /** Why the step failed or what it waits for. */
-  error?: string;
-}
-
 /**
- * Climbs the ladder for `record` (counting its attempts), emitting
- * `plan_step_started` per attempt and `plan_step_failed` per failed
- * attempt, and returns how the step ended. An interrupted attempt ends the
- * climb: the next rung would repeat its work. Rejects only when `signal`
- * (the run's) aborts.
+ * Climbs the ladder for `step`, whose earlier runs made `attempts` attempts,
+ * emitting `plan_step_started` per attempt and `plan_step_failed` per failed
+ * attempt, and returns how the step ended, with the attempts made in all
+ * (`interrupted`: an attempt waits for a human — not a failure; the run
+ * pauses and resumes that attempt). An interrupted attempt ends the climb:
+ * the next rung would repeat its work. Rejects only when `signal` (the
+ * run's) aborts.
  */
 export async function runStepLadder(
-  record: StepRecord,
+  step: { step: PlanStep; attempts: number },
   deps: StepLadderDeps,
   signal: AbortSignal,
-): Promise<LadderResult> {
-  const climb = climbOf(record, deps, signal);
+): Promise<StepJobResult> {
+  const climb = climbOf(step, deps, signal);
   let { mode, outcome } = await firstRung(climb);
   if (climbs(outcome) && mode === 'normal') {
     mode = 'enhanced';
@@ -93,9 +89,12 @@ export async function runStepLadder(
     mode = 'takeover';
     outcome = await takeoverRung(climb, outcome);
   }
-  if (outcome.ok) return { status: 'completed', output: outcome.output || '(Step completed with no output)' };
+  const { attempts } = climb;
+  if (outcome.ok) {
+    return { status: 'completed', output: outcome.output || '(Step completed with no output)', attempts };
+  }
   const status = outcome.kind === 'interrupted' ? 'interrupted' : 'failed';
-  return { status, output: outcome.output, error: outcome.error };
+  return { status, output: outcome.output, error: outcome.error, attempts };
 }
 
 /** A failed attempt sends the step up a rung; an interrupted one waits where it is. */
@@ -103,17 +102,22 @@ function climbs(outcome: AttemptOutcome): outcome is FailedAttempt {
   return !outcome.ok && outcome.kind !== 'interrupted';
 }
 
-function climbOf(record: StepRecord, deps: StepLadderDeps, signal: AbortSignal): Climb {
-  const emit = deps.emit.scope({ stepId: record.step.id });
+function climbOf(
+  { step, attempts }: { step: PlanStep; attempts: number },
+  deps: StepLadderDeps,
+  signal: AbortSignal,
+): Climb {
+  const emit = deps.emit.scope({ stepId: step.id });
   return {
-    record,
+    step,
+    attempts,
     deps,
     signal,
     emit,
     planner: emit.scope({ agent: 'planner' }),
     prompt: {
       plan: deps.plan,
-      step: record.step,
+      step,
       findings: deps.findings,
       maxFindingChars: deps.maxFindingChars,
       instructions: deps.instructions,
@@ -132,7 +136,7 @@ async function firstRung(climb: Climb): Promise<{ mode: AttemptMode; outcome: At
       outcome: await attempt(climb, resumed.mode, system, { history: resumed.messages }),
     };
   }
-  const user = stepUserMessage(climb.record.step, false);
+  const user = stepUserMessage(climb.step, false);
   return {
     mode: 'normal',
     outcome: await attempt(climb, 'normal', stepSystemPrompt(climb.prompt), { user }),
@@ -141,20 +145,20 @@ async function firstRung(climb: Climb): Promise<{ mode: AttemptMode; outcome: At
 
 /** The planner's enhanced instructions (none when writing them failed), and the executor again. */
 async function enhancedRung(climb: Climb, failed: FailedAttempt): Promise<AttemptOutcome> {
-  const { record, deps, signal } = climb;
+  const { step, deps, signal } = climb;
   const enhanced = await deps.planner
-    .enhanceStepInstructions(record.step, failed.error, failed.output, { signal, emit: climb.planner })
+    .enhanceStepInstructions(step, failed.error, failed.output, { signal, emit: climb.planner })
     .catch((error: unknown) => {
       if (signal.aborted) throw error;
       return undefined;
     });
   const system = stepSystemPrompt({ ...climb.prompt, enhanced, previousError: failed.error });
-  return attempt(climb, 'enhanced', system, { user: stepUserMessage(record.step, true) });
+  return attempt(climb, 'enhanced', system, { user: stepUserMessage(step, true) });
 }
 
 /** The planner model takes the step over; its failure message keeps the previous one. */
 async function takeoverRung(climb: Climb, previous: FailedAttempt): Promise<AttemptOutcome> {
-  const prompts = climb.deps.planner.takeoverPrompt(climb.record.step, previous.error);
+  const prompts = climb.deps.planner.takeoverPrompt(climb.step, previous.error);
   const system = `${prompts.system}\n\n${stepSystemPrompt(climb.prompt)}`;
   const outcome = await attempt(climb, 'takeover', system, { user: prompts.user });
   if (!climbs(outcome)) return outcome;
@@ -168,31 +172,22 @@ async function attempt(
   system: string,
   from: { user: string } | { history: Message[] },
 ): Promise<AttemptOutcome> {
-  const { record, deps, signal, emit } = climb;
+  const { step, deps, signal, emit } = climb;
   const resumed = 'history' in from;
   const { input, history } = resumed
     ? { input: [], history: from.history }
     : freshStart(deps.conversation, from.user);
-  record.attempts += resumed ? 0 : 1;
+  if (!resumed) climb.attempts++;
   const stepEmit = mode === 'takeover' ? climb.planner : emit;
-  stepEmit.emit('plan_step_started', { step: stepView(record), attempt: record.attempts, mode });
+  const view = stepView({ step, status: 'running' });
+  stepEmit.emit('plan_step_started', { step: view, attempt: climb.attempts, mode });
   let fullSystem = system;
   if (!resumed) {
     const todo = await deps.todo();
     if (todo) fullSystem = `${system}\n\n${activeTaskContext(todo)}`;
   }
   const executor = mode === 'takeover' ? deps.takeover : deps.executor;
-  const outcome = await runAttempt(
-    executor,
-    fullSystem,
-    input,
-    history,
-    deps,
-    signal,
-    emit,
-    record.step.id,
-    mode,
-  );
+  const outcome = await runAttempt(executor, fullSystem, input, history, deps, signal, emit, step.id, mode);
   if (climbs(outcome)) {
     stepEmit.emit('plan_step_failed', {
       error: { kind: outcome.kind, message: outcome.error },

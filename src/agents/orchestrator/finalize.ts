@@ -6,44 +6,31 @@
  */
 import { errorMessage, isAbortError } from '../../core/errors.js';
 import type { Emitter } from '../../core/events.js';
-import { type Message, textOf } from '../../core/messages.js';
+import { textOf } from '../../core/messages.js';
 import { conversationView } from '../../core/run-input.js';
 import { answeringModelId, type ModelInvoker } from '../../model/invoke.js';
-import type { Plan } from '../planner/index.js';
-import type { StepRecord } from './dispatch.js';
+import type { FinalizeInput, FinalizeReducer } from './option-groups.js';
 import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
+import type { StepResult } from './step-result.js';
 import type { Verification } from './verify.js';
-
-/** What a reducer gets. */
-export interface FinalizeInput {
-  /** The request as text (images and files as placeholders). */
-  task: string;
-  /** The conversation the request continues; the finalizer model reads its user and assistant messages first. */
-  history?: readonly Message[];
-  plan: Plan;
-  steps: readonly StepRecord[];
-}
-
-/** A user-supplied finalizer. */
-export type FinalizeReducer = (input: FinalizeInput) => string | Promise<string>;
 
 /** The finalizer's system prompt. */
 export const FINALIZE_SYSTEM_PROMPT =
   "Write the final answer to the user's task from the findings of the plan's steps below. Be complete and direct. If a step failed or was skipped, say plainly what could not be done and why.";
 
 /** The findings as a text block: one section per step with its status. */
-export function findingsText(steps: readonly StepRecord[]): string {
+export function findingsText(steps: readonly StepResult[]): string {
   return steps
     .map((r) => {
       const body = r.status === 'completed' ? r.output : (r.error ?? r.status);
-      return `### ${r.step.id}: ${r.step.description} (${r.status})\n${body}`;
+      return `### ${r.id}: ${r.description} (${r.status})\n${body}`;
     })
     .join('\n\n');
 }
 
 /** Joins the completed steps' outputs (the fallback answer). */
-export function joinFindings(steps: readonly StepRecord[]): string {
+export function joinFindings(steps: readonly StepResult[]): string {
   const outputs = steps
     .filter((r) => r.status === 'completed' && r.output.trim())
     .map((r) => r.output.trim());

@@ -9,14 +9,15 @@
  */
 import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
-import type { BudgetGuard } from '../../core/run-budget.js';
-import { emptyUsage } from '../../core/usage.js';
+import type { HeldReasoning } from '../../core/held-text.js';
+import type { BudgetCheck } from '../../core/run-budget.js';
 import type { Schema } from '../../model/schema.js';
+import type { Guardrails } from '../../safety/guardrails/guardrails.js';
 import { executeOn } from '../executor/index.js';
-import { isMode, routeToAgent, runExplicitMode } from './agent-modes.js';
+import { isMode, pausedAgent, routeToAgent, runAgent, runExplicitMode } from './agent-modes.js';
 import { classifyPhase } from './classify.js';
 import type { OrchestrationParts } from './collaborators.js';
-import type { OrchestratorResult } from './options.js';
+import type { PhaseResult } from './phase-result.js';
 import { PlannedRun } from './planned-run.js';
 import type { RunRecorder } from './run-recorder.js';
 import { type RunRequest, requestOf } from './run-request.js';
@@ -34,13 +35,13 @@ export class Orchestration {
     private readonly bus: EventBus,
     private readonly recorder: RunRecorder,
     private readonly signal: AbortSignal,
-    budget?: BudgetGuard,
+    budget?: BudgetCheck,
   ) {
     this.scope = { bus, recorder, signal, budget };
   }
 
   /** From the start, or from wherever the recorded state stopped; with `output`, the answer is an object of it. */
-  async run(mode?: string, output?: Schema): Promise<OrchestratorResult> {
+  async run(mode?: string, output?: Schema): Promise<PhaseResult> {
     this.output = output;
     const { parts, scope } = this;
     const { options } = parts;
@@ -54,6 +55,9 @@ export class Orchestration {
       if (verdict.blocked)
         throw new RunError('guardrail', `Input blocked: ${verdict.reason ?? 'policy violation'}`);
     }
+    // A run paused in a handoff agent continues in it, however the agent was chosen.
+    const paused = pausedAgent(scope);
+    if (paused) return this.finish(await runAgent(scope, options, request, paused));
     const unknownMode = mode && !isMode(options, mode) ? mode : undefined;
     if (mode && !unknownMode)
       return this.finish(await runExplicitMode(scope, options, parts.runtime, request, mode));
@@ -67,7 +71,7 @@ export class Orchestration {
   }
 
   /** A simple task: one Executor run continuing the conversation, checkpointed as `main`. */
-  private async simple(request: RunRequest): Promise<OrchestratorResult> {
+  private async simple(request: RunRequest): Promise<PhaseResult> {
     const saved = this.recorder.state.conversations.main;
     const result = await stage(this.bus, 'executing', () =>
       executeOn(this.parts.executor, saved ? [] : request.content, {
@@ -86,13 +90,12 @@ export class Orchestration {
     // The run records the failure and resolves `failed` with it (orchestrator.ts).
     if (result.status === 'failed') throw result.error ?? new RunError('internal', 'The execution failed');
     this.recorder.endConversation('main');
-    const done: OrchestratorResult = {
+    const done: PhaseResult = {
       output: result.output,
       status: result.status,
       complexity: 'simple',
       steps: [],
       revisions: 0,
-      usage: emptyUsage(),
     };
     if (result.object !== undefined) done.object = result.object;
     if (result.error) done.error = result.error;
@@ -103,7 +106,7 @@ export class Orchestration {
    * Makes the answer's object (with an output schema), scans the answer (the
    * transcript keeps what the scan returns), records it, and returns the result.
    */
-  private async finish(result: OrchestratorResult): Promise<OrchestratorResult> {
+  private async finish(result: PhaseResult): Promise<PhaseResult> {
     const { output } = this;
     let done = output ? await withRunObject(this.scope, this.parts, result, output) : result;
     const guardrails = this.parts.options.guardrails;
@@ -111,7 +114,12 @@ export class Orchestration {
       const verdict = await guardrails.checkOutput(done.output, { emit: this.bus, signal: this.signal });
       if (output && verdict.text !== done.output) done = await guardedObject(done, output, verdict.text);
       else done.output = verdict.text;
-      this.bus.releaseTokens(done.output, { agent: done.agent ?? answerAgent(done) });
+      this.bus.releaseTokens({
+        text: done.output,
+        tags: { agent: done.agent ?? answerAgent(done) },
+        reasoning: await checkedReasoning(guardrails, this.bus, this.signal),
+        object: done.object,
+      });
     }
     await this.recorder.phase('done', { status: 'completed', output: done.output });
     return done;
@@ -119,6 +127,25 @@ export class Orchestration {
 }
 
 /** The agent whose text a run's answer is: the finalizer's for a plan, else the executor's. */
-function answerAgent(result: OrchestratorResult): string {
+function answerAgent(result: PhaseResult): string {
   return result.complexity === 'complex' ? 'finalizer' : 'executor';
+}
+
+/**
+ * The reasoning the bus held, as the output guardrails leave it: thoughts
+ * quote what the answer would, so they pass the same check (its findings
+ * are the answer's business: no events of their own).
+ */
+async function checkedReasoning(
+  guardrails: Guardrails,
+  bus: EventBus,
+  signal: AbortSignal,
+): Promise<HeldReasoning[]> {
+  const held = bus.heldReasoning();
+  return Promise.all(
+    held.map(async ({ text, tags }) => {
+      const { text: checked } = await guardrails.checkOutput(text, { signal });
+      return tags ? { text: checked, tags } : { text: checked };
+    }),
+  );
 }

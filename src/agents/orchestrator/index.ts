@@ -4,24 +4,18 @@
  * verify, re-plan, finalize — with the checklist, run recording and step jobs.
  * @module
  */
-export {
-  type ClassifyContext,
-  type ClassifyMode,
-  classifyTask,
-  type TaskClassification,
-} from './classify.js';
+export { classifyTask, type TaskClassification } from './classify.js';
 export type { OrchestrationParts } from './collaborators.js';
 export * from './dispatch.js';
 export { runStepLadder, type StepLadderDeps } from './escalation-ladder.js';
 export {
   FINALIZE_SYSTEM_PROMPT,
-  type FinalizeInput,
-  type FinalizeReducer,
   finalizeAnswer,
   findingsText,
   joinFindings,
 } from './finalize.js';
 export * from './flow.js';
+export * from './option-groups.js';
 export * from './options.js';
 export * from './orchestrator.js';
 export * from './planned-run.js';
@@ -30,6 +24,7 @@ export * from './run-step-job.js';
 export * from './stage-events.js';
 export * from './step-job.js';
 export * from './step-prompt.js';
+export * from './step-result.js';
 export {
   activeTaskContext,
   MemoryTodoStore,

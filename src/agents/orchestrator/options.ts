@@ -11,29 +11,30 @@ import type { RunIds, UserContent } from '../../core/run-input.js';
 import type { Sandbox } from '../../core/sandbox.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
-import type { ModelInvoker } from '../../model/invoke.js';
-import type { RetryOptions } from '../../model/resilience/retry-policy.js';
+import type { ResilienceOptions } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
-import type { ChatModel } from '../../model/types.js';
-import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
-import type { InterruptBus } from '../../safety/approvals/interrupt-bus.js';
 import type { Interruption } from '../../safety/approvals/interruption.js';
 import type { InterruptResponse } from '../../safety/approvals/interrupts.js';
-import type { Guardrails } from '../../safety/guardrails/guardrails.js';
-import type { CheckpointStore } from '../../state/checkpoint-store.js';
+import type { MemoryOptions } from '../../state/long-term-memory.js';
 import type { PausedState } from '../../state/paused-state.js';
+import type { Session } from '../../state/session.js';
+import type { SessionReport } from '../../state/session-run.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { ToolGate } from '../../tools/runner.js';
 import type { Tool, ToolRisk } from '../../tools/types.js';
-import type { ExecutorOptions } from '../executor/index.js';
+import type { ModelSettings, ReflectionOptions, SessionRunOptions } from '../executor/index.js';
 import type { HandoffManager } from '../handoff/index.js';
-import type { Plan, PlannerOptions } from '../planner/index.js';
-import type { ClassifyMode } from './classify.js';
-import type { StepRecord } from './dispatch.js';
-import type { FinalizeReducer } from './finalize.js';
-import type { CheckpointErrorPolicy, CheckpointReport } from './run-recorder.js';
+import type { Plan } from '../planner/index.js';
+import type {
+  CheckpointOptions,
+  OrchestratorContextOptions,
+  OrchestratorLimitOptions,
+  OrchestratorModels,
+  OrchestratorSafetyOptions,
+  PlanningOptions,
+} from './option-groups.js';
+import type { CheckpointReport } from './run-recorder.js';
 import type { StepRunner } from './step-job.js';
-import type { TodoStore } from './todo-checklist.js';
+import type { StepResult } from './step-result.js';
 import type { Verification } from './verify.js';
 
 /**
@@ -73,81 +74,73 @@ export const DEFAULT_SKILL_MODES: Readonly<Record<string, SkillMode>> = {
 };
 
 /**
- * Options of an {@link Orchestrator}. Defaults are the seeds'. `T` is the
- * type of the result's `object`, read from `output` (any schema when not given).
+ * Options of an {@link Orchestrator}: its `models` by role, what its agents
+ * share (tools, instructions, output), then one group per concept — the
+ * Executor's `resilience`, `safety`, `context`, `limits`, `modelSettings`,
+ * each widened by what only an orchestrated run has, and `planning`,
+ * `checkpoints`. Defaults are the seeds'. `T` is the type of the result's
+ * `object`, read from `output` (any schema when not given).
+ *
+ * ```ts
+ * new Orchestrator({ models: { planner, executor }, tools, limits: { stepConcurrency: 4 } });
+ * ```
  */
 export interface OrchestratorOptions<T = any> {
-  /** Decides, plans, writes enhanced instructions, takes failed steps over, revises. */
-  planner: ChatModel;
-  /** Runs simple tasks and plan steps. May be the same model as `planner`. */
-  executor: ChatModel;
-  /** Judges the results (a cheap, flash-tier model). Default: `executor`. `false` skips verification. */
-  verifier?: ChatModel | false;
-  /** Writes the final answer from the findings: a model (default `executor`) or a reducer. */
-  finalizer?: ChatModel | FinalizeReducer;
+  /** The models by role: `planner` and `executor`, optionally `verifier` and `finalizer`. */
+  models: OrchestratorModels;
   tools?: Tool[] | ToolRegistry;
   /** Instructions placed first in every executor system prompt. */
   instructions?: string;
-  /** `auto` (heuristic, then the planner model when unsure; default), `heuristic`, `llm` or your own function. */
-  classify?: ClassifyMode;
-  /** Ready independent steps run at once. Default 1 (sequential, as the seeds). */
-  stepConcurrency?: number;
-  /** Per-attempt step timeout; cancels the attempt's work. Default 180 000 ms. */
-  stepTimeoutMs?: number;
-  /** Re-plans after a FAIL verdict. Default 1. */
-  maxReplans?: number;
-  /** Cap per finding in a step's prompt. Default 2000 chars. */
-  maxFindingChars?: number;
-  /** Where the checklist lives. Default: a file in `sandbox` when given, else memory. */
-  todoStore?: TodoStore;
+  /**
+   * Every run's answer is an object of this schema (zod 4, any Standard
+   * Schema, or `jsonSchema()`): the result carries it as `object` and its
+   * JSON as `output` (docs/structured-output.md).
+   */
+  output?: Schema<T>;
   /** Given to tools; holds the checklist file. */
   sandbox?: Sandbox;
-  /** Consulted before each tool call (guardrails, approvals). Default: `approvals.gate` when given. */
-  gate?: ToolGate;
+  /** Clock, randomness, ids and tracing (e.g. `otelTracing()`). Default: the real ones, no tracing. */
+  runtime?: Partial<Runtime>;
+  /** Stream model replies of the executors and the finalizer (emitting `token` / `reasoning`). Default true. */
+  stream?: boolean;
   /**
-   * Input and output guardrails: a blocked task ends the run with a
-   * `guardrail` error before any model call; the final answer is scanned and a
-   * blocked or redacted answer is replaced — the replacement is what the
-   * result and the saved state keep; outputs of untrusted tools (web, fetch,
-   * search…) are screened for injected instructions before the model sees
-   * them. (Tool-argument scans run in `approvals` or `guardrails.toolGate()`
-   * as the `gate`.)
+   * Prices of the models (USD per million tokens), merged over
+   * `DEFAULT_PRICES`: `usage` events, the progress store and results carry
+   * `costUsd`. `false`: no cost accounting.
    */
-  guardrails?: Guardrails;
+  prices?: PriceTable | false;
+  /** The executors' reflection step (see the Executor's `reflection`). Off when absent. */
+  reflection?: ReflectionOptions;
+  /** Sampling settings of the executors' model calls. */
+  modelSettings?: ModelSettings;
   /**
-   * The one place approvals are configured (scan first, then ask): its gate
-   * guards every tool call, and `resume` delivers answers to it. With a
-   * `bus`, questions are asked live (viewer buttons, Redis); without one,
-   * the run pauses and ends `interrupted`. Default: a gate without a bus
-   * that asks only about tools with `needsApproval`.
+   * How the planner, executors, verifier and finalizer call their models:
+   * retries with backoff (on by default, the seeds' numbers, honouring
+   * `Retry-After`; `retry: false` for one attempt), `fallbacks` every role
+   * falls back to, or your own `invoker` factory (docs/resilience.md).
    */
-  approvals?: ApprovalGate;
+  resilience?: ResilienceOptions;
   /**
-   * Backoff of failed model calls of the planner, executors, verifier and
-   * finalizer: retryable failures (429, 5xx, timeouts, resets, stalled
-   * streams) are retried with the seeds' numbers, honouring `Retry-After`
-   * (docs/resilience.md). `false`: one attempt per model. Default: on.
+   * Guardrails (input, tool calls, untrusted tool outputs, the answer),
+   * approvals, the advanced tool gate, pausing on questions, and where
+   * answers to other questions go (docs/approvals.md, docs/guardrails.md).
    */
-  retry?: RetryOptions | false;
-  /** Models every role falls back to, in order, when its own model fails for good. Default none. */
-  fallbacks?: ChatModel[];
+  safety?: OrchestratorSafetyOptions;
+  /** The executors' context management, request rewriting and tool-output size; findings size (docs/context.md). */
+  context?: OrchestratorContextOptions;
+  /** The executors' limits, the run's budget, and step concurrency, timeouts and re-plans. */
+  limits?: OrchestratorLimitOptions;
+  /** Classification, the planner's settings and the checklist's store (docs/planning.md). */
+  planning?: PlanningOptions;
+  /** Saves the run's state (a store) at every step boundary, tool turn and interrupt. */
+  checkpoints?: CheckpointOptions;
   /**
-   * Advanced: builds the invoker of each model, replacing the default
-   * `createResilientInvoker({ models: [model, ...fallbacks], retry, runtime })`
-   * (`retry` and `fallbacks` are then yours to apply). The same form as the
-   * Executor's `invoker`.
+   * Long-term memory of the runs given a `resourceId`: every executor of the
+   * run reads the user's working memory (and may update it) and the messages
+   * recalled from the user's other threads; the task and the answer are
+   * remembered when the run settles (docs/memory.md).
    */
-  invoker?: (model: ChatModel) => ModelInvoker;
-  /**
-   * Options for the planner built on `planner` (attempts, retry delays,
-   * `fallbackToSingleStep`, `jsonMode`, prompts, …). Its model, invoker and
-   * runtime are the orchestrator's.
-   */
-  plannerOptions?: Partial<Omit<PlannerOptions, 'model' | 'invoker' | 'runtime'>>;
-  /** Options for the executors (iterations, tier, streaming, context management, …); `output` is the orchestrator's own. */
-  executorOptions?: Partial<
-    Omit<ExecutorOptions, 'model' | 'invoker' | 'retry' | 'fallbacks' | 'tools' | 'runtime' | 'output'>
-  >;
+  memory?: MemoryOptions;
   /** Specialist agents: `mode: '<agent>'` runs one directly; with `router`, the router picks one. */
   handoffs?: HandoffManager;
   /**
@@ -171,54 +164,13 @@ export interface OrchestratorOptions<T = any> {
    * call `Orchestrator.runStep`). Default: in this process.
    */
   stepRunner?: StepRunner;
-  /** Saves the run's state at every step boundary, tool turn and interrupt. */
-  checkpoints?: CheckpointStore;
-  /**
-   * What a failed checkpoint save does. `warn` (default): the run goes on,
-   * a `stage` event (`checkpoint`, `failed`) names each failure and
-   * `result.checkpoints` counts them. `fail`: the first failure aborts the
-   * run, which ends with that `CheckpointError` (kind `io` unless the store
-   * said otherwise) — for runs that must never get ahead of their saved state.
-   */
-  onCheckpointError?: CheckpointErrorPolicy;
-  /**
-   * Advanced: where `resume` delivers answers to questions other than tool
-   * approvals (e.g. `ask_user` on a live bus) when the run paused on them.
-   */
-  interrupts?: InterruptBus;
-  /**
-   * Also pause on approvals of an `approvals` gate that has a bus, and on any
-   * other question to a human, instead of waiting (status `interrupted`).
-   * Default false. Not needed for the common case: an `approvals` gate
-   * without a bus, or tools' `needsApproval` with no `approvals` at all,
-   * always pause. Approvals let the rest of the tool batch run first, so the
-   * saved state holds every result of the batch and lists every question;
-   * any other question stops the run at once.
-   */
-  pauseOnInterrupt?: boolean;
-  /** Clock, randomness, ids and tracing (e.g. `otelTracing()`). Default: the real ones, no tracing. */
-  runtime?: Partial<Runtime>;
-  /**
-   * Prices of the models (USD per million tokens), merged over
-   * `DEFAULT_PRICES`: `usage` events, the progress store and results carry
-   * `costUsd`. `false`: no cost accounting.
-   */
-  prices?: PriceTable | false;
-  /** Limits of every run (tokens, cost, tool calls, wall clock); see docs/cost.md. */
-  budget?: RunBudgetLimits;
-  /**
-   * Every run's answer is an object of this schema (zod 4, any Standard
-   * Schema, or `jsonSchema()`): the result carries it as `object` and its
-   * JSON as `output` (docs/structured-output.md).
-   */
-  output?: Schema<T>;
 }
 
 /**
  * Options of one run: its ids (`runId` becomes the run's id on every event
  * and in its state) and the conversation it continues.
  */
-export interface OrchestratorRunOptions extends RunIds {
+export interface OrchestratorRunOptions extends RunIds, SessionRunOptions {
   signal?: AbortSignal;
   /**
    * The conversation before the input. The classifier, router, planner and
@@ -229,7 +181,7 @@ export interface OrchestratorRunOptions extends RunIds {
   history?: Message[];
   /** An agent name (of `handoffs`) or a dedicated skill mode: skips classification and routing. */
   mode?: string;
-  /** Limits of this run, over the orchestrator's `budget`. */
+  /** Limits of this run, over the orchestrator's `limits.budget`. */
   budget?: RunBudgetLimits;
   /** This run's answer is an object of this schema, over the orchestrator's `output`. */
   output?: Schema;
@@ -238,17 +190,26 @@ export interface OrchestratorRunOptions extends RunIds {
 /** Options of {@link Orchestrator.resume}. */
 export interface ResumeOptions {
   signal?: AbortSignal;
-  /** The explicit mode the run was started with (`mode: 'app'`): a paused dedicated mode resumes in it. */
+  /**
+   * The explicit mode to resume in. Default: the mode the run was started in
+   * (`mode: 'app'`), which its state keeps: a paused dedicated mode resumes
+   * in it without this option.
+   */
   mode?: string;
   /** The resumed run's answer is an object of this schema, over the orchestrator's `output`. */
   output?: Schema;
-  /** Limits of the resumed run, over the orchestrator's `budget`; what the run spent before counts. */
+  /**
+   * The session the run was started on: the resume appends the request and
+   * its answer when it ends with one (the history is the one saved in the state).
+   */
+  session?: Session;
+  /** Limits of the resumed run, over the orchestrator's `limits.budget`; what the run spent before counts. */
   budget?: RunBudgetLimits;
   /**
    * Low-level: answers to the saved state's pending interrupts, by interrupt
    * id, over those recorded with `state.approve` / `state.reject`: an
-   * approval's answer goes to `approvals` (the call is still scanned first),
-   * others to the `interrupts` bus. Questions left unanswered are asked again
+   * approval's answer goes to `safety.approvals` (the call is still scanned first),
+   * others to the `safety.interrupts` bus. Questions left unanswered are asked again
    * (the run pauses again, listing them with new ids); answered ones never are.
    */
   responses?: Record<string, InterruptResponse>;
@@ -265,7 +226,8 @@ export interface OrchestratorResult {
   status: 'success' | 'partial' | 'failed' | 'interrupted';
   complexity: 'simple' | 'complex';
   plan?: Plan;
-  steps: StepRecord[];
+  /** Each step of the plan, in plan order, as it ended (or stood when the run stopped). */
+  steps: StepResult[];
   verification?: Verification;
   /** Re-plans made. */
   revisions: number;
@@ -273,7 +235,7 @@ export interface OrchestratorResult {
   agent?: string;
   /** Summed over every model call of the run. */
   usage: Usage;
-  /** Checkpoint saves made and refused; present when `checkpoints` (a store) is configured. */
+  /** Checkpoint saves made and refused; present when `checkpoints` is configured. */
   checkpoints?: CheckpointReport;
   /**
    * Why the run did not succeed (docs/results.md): what stopped a `partial`
@@ -283,6 +245,11 @@ export interface OrchestratorResult {
   error?: TandemError;
   /** The answer as an object of the output schema (then `output` is its JSON); absent without one. */
   object?: unknown;
+  /**
+   * With a `session` (docs/sessions.md): the thread and the messages this run
+   * appended, and the `SessionError` of an append that failed.
+   */
+  session?: SessionReport;
   /** With status `interrupted`: the tool calls (and questions) waiting for an answer. */
   interruptions?: Interruption[];
   /**

@@ -16,11 +16,14 @@ import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import type { Schema } from '../../model/schema.js';
 import { assertOutputSchema } from '../../model/structured.js';
+import { type LongTermMemory, memoryOf } from '../../state/long-term-memory.js';
 import { takeForResume } from '../../state/paused-state.js';
 import { parseRunState, type RunState } from '../../state/run-state.js';
+import { withSessionIds } from '../executor/index.js';
 import { interruptedResult, takeAnswers, withApprovals } from './approvals.js';
 import { buildParts, defersApprovals, type OrchestrationParts } from './collaborators.js';
 import { Orchestration } from './flow.js';
+import { aroundOrchestration } from './memory-turn.js';
 import type {
   OrchestratorOptions,
   OrchestratorResult,
@@ -30,24 +33,28 @@ import type {
   StructuredOrchestratorResult,
 } from './options.js';
 import { budgetStopped, failedResult, isPause, stopped } from './pause.js';
+import type { PhaseResult } from './phase-result.js';
 import { type NewRun, RunRecorder } from './run-recorder.js';
 import type { RunScope } from './run-scope.js';
 import { runStepJob } from './run-step-job.js';
+import { OrchestrationSession, type SessionUse } from './session-run.js';
+import { type OrchestratorSettings, orchestratorSettings } from './settings.js';
 import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
 import { savedObject } from './structured-result.js';
 
 /** A running orchestration: a {@link Run} whose state can be saved. `R` is its result (with `object` when structured). */
 export class OrchestratorRun<R extends OrchestratorResult = OrchestratorResult> extends Run<R> {
+  /** `snapshot` gives the run's state as of now. */
   constructor(
     init: RunInit<R>,
-    private readonly recorder: RunRecorder,
+    private readonly snapshot: () => RunState,
   ) {
     super(init);
   }
 
   /** The run's state as of now: versioned JSON for `orchestrator.resume`. */
   state(): RunState {
-    return this.recorder.snapshot();
+    return this.snapshot();
   }
 }
 
@@ -57,25 +64,33 @@ export class OrchestratorRun<R extends OrchestratorResult = OrchestratorResult> 
  * answer as an `object` of the schema's type.
  */
 export class Orchestrator<T = undefined> {
-  private readonly options: OrchestratorOptions;
+  private readonly options: OrchestratorSettings;
   private readonly runtime: Runtime;
   private readonly parts: OrchestrationParts;
   /** Pausing with the `approvals` gate: its questions are deferred, so a tool batch finishes before the pause. */
   private readonly defersApprovals: boolean;
   private readonly prices: PriceLookup | undefined;
+  private readonly memory: LongTermMemory | undefined;
 
-  /** @throws ConfigError for an unknown `onCheckpointError`, invalid `plannerOptions`, or an `output` that is not a schema with a JSON Schema. */
+  /**
+   * @throws ConfigError for missing models, an option of the flat shape before the groups,
+   *   an unknown `checkpoints.onError`, invalid `planning` options, or an `output` that is
+   *   not a schema with a JSON Schema.
+   */
   constructor(options: OrchestratorOptions<T>) {
-    const policy = options.onCheckpointError;
+    const settings = orchestratorSettings(options);
+    const policy = settings.onCheckpointError;
     if (policy !== undefined && policy !== 'warn' && policy !== 'fail') {
-      throw new ConfigError(`onCheckpointError must be 'warn' or 'fail', got ${JSON.stringify(policy)}`);
+      throw new ConfigError(`checkpoints.onError must be 'warn' or 'fail', got ${JSON.stringify(policy)}`);
     }
-    if (options.output !== undefined) assertOutputSchema(options.output);
-    this.options = withApprovals(options, options.runtime ?? {});
+    if (settings.output !== undefined) assertOutputSchema(settings.output);
+    this.options = withApprovals(settings, settings.runtime ?? {});
     this.prices = pricesOption(options.prices);
     this.runtime = resolveRuntime(options.runtime);
     this.defersApprovals = defersApprovals(this.options);
     this.parts = buildParts(this.options, this.runtime, this.defersApprovals);
+    // The same instance as its executors' (one per options object): they find the run's turn by its id.
+    this.memory = settings.memory && memoryOf(settings.memory, this.runtime);
   }
 
   /**
@@ -99,7 +114,8 @@ export class Orchestrator<T = undefined> {
   ): OrchestratorRun<StructuredOrchestratorResult<U>>;
   run(input: RunInput, options?: OrchestratorRunOptions): OrchestratorRun<OrchestratorResultOf<T>>;
   // The overloads type the result; one implementation serves both.
-  run(input: RunInput, options: OrchestratorRunOptions = {}): OrchestratorRun<any> {
+  run(input: RunInput, runOptions: OrchestratorRunOptions = {}): OrchestratorRun<any> {
+    const options = withSessionIds(runOptions);
     return this.start(this.newRun(input, options), emptyUsage(), options);
   }
 
@@ -111,6 +127,8 @@ export class Orchestrator<T = undefined> {
     if (history.length) run.history = history;
     if (options.resourceId !== undefined) run.resourceId = options.resourceId;
     if (options.threadId !== undefined) run.threadId = options.threadId;
+    // Saved with the run, so that a resume (of a paused dedicated mode, say) continues in it.
+    if (options.mode !== undefined) run.mode = options.mode;
     return run;
   }
 
@@ -133,6 +151,7 @@ export class Orchestrator<T = undefined> {
     state.interrupts = [];
     if (state.status !== 'completed') state.status = 'running';
     delete state.error;
+    if (options.mode !== undefined) state.mode = options.mode;
     const run = this.start(state, { ...state.usage }, options, claimed);
     return run as OrchestratorRun<OrchestratorResultOf<T>>;
   }
@@ -144,7 +163,8 @@ export class Orchestrator<T = undefined> {
     options: OrchestratorRunOptions,
     claimed?: () => void,
   ): OrchestratorRun {
-    const { signal, mode } = options;
+    const { signal } = options;
+    const mode = options.mode ?? initial.mode;
     const output = options.output ?? this.options.output;
     const { clock, tracing } = this.runtime;
     const limits = { ...this.options.budget, ...options.budget };
@@ -181,13 +201,21 @@ export class Orchestrator<T = undefined> {
             output,
             unpriced,
             claimed,
+            session: options.session && {
+              session: options.session,
+              historyLimit: options.historyLimit,
+              resumed: claimed !== undefined,
+            },
           }),
         complete: completePayload,
       },
-      recorder,
+      () => recorder.snapshot(),
     );
     if (budget) run.result.finally(() => budget.dispose()).catch(() => {});
-    const forget = () => this.options.approvals?.forgetRun(initial.runId);
+    const forget = () => {
+      this.options.approvals?.forgetRun(initial.runId);
+      this.parts.memories.release(initial.runId);
+    };
     run.result.then(forget, forget);
     return run;
   }
@@ -202,6 +230,7 @@ export class Orchestrator<T = undefined> {
       output?: Schema;
       unpriced?: EventPayloads['unpriced_models'];
       claimed?: () => void;
+      session?: SessionUse;
     },
   ): Promise<OrchestratorResult> {
     const { bus, recorder, signal } = scope;
@@ -218,18 +247,21 @@ export class Orchestrator<T = undefined> {
       how.claimed();
     }
     try {
-      const result =
+      const { clock } = this.runtime;
+      const session =
+        how.session && (await OrchestrationSession.open(how.session, recorder, { clock, emit: bus }));
+      const phase =
         recorder.state.status === 'completed'
           ? await savedObject(scope, this.parts, completedResult(recorder.state), how.output)
-          : await new Orchestration(this.parts, bus, recorder, signal, scope.budget).run(
-              how.mode,
-              how.output,
+          : await aroundOrchestration(this.memory, { state: recorder.state, emit: bus, signal }, () =>
+              new Orchestration(this.parts, bus, recorder, signal, scope.budget).run(how.mode, how.output),
             );
       // The last save (phase `done`) may have failed after the work was done.
       if (recorder.fatal) throw recorder.fatal;
-      result.usage = { ...usage };
+      const result: OrchestratorResult = { ...phase, usage: { ...usage } };
       const checkpoints = recorder.checkpoints();
       if (checkpoints) result.checkpoints = checkpoints;
+      await session?.settle(result, recorder);
       return result;
     } catch (error) {
       if (isBudgetStop(signal.reason)) return budgetStopped(recorder, signal.reason, usage);
@@ -254,13 +286,12 @@ function completePayload(result: OrchestratorResult): EventPayloads['complete'] 
 }
 
 /** The result of a saved run that had already completed. */
-function completedResult(state: RunState): OrchestratorResult {
+function completedResult(state: RunState): PhaseResult {
   return {
     output: state.output ?? '',
     status: 'success',
     complexity: state.complexity ?? 'simple',
     steps: [],
     revisions: state.revisions,
-    usage: emptyUsage(),
   };
 }

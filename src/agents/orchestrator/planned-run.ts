@@ -9,13 +9,13 @@
  */
 import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
-import type { BudgetGuard } from '../../core/run-budget.js';
-import { emptyUsage } from '../../core/usage.js';
+import type { BudgetCheck } from '../../core/run-budget.js';
 import { ChecklistWriter } from './checklist-writer.js';
 import type { OrchestrationParts } from './collaborators.js';
 import { dispatchSteps, type StepRecord } from './dispatch.js';
-import { type FinalizeInput, finalizePhase } from './finalize.js';
-import type { OrchestratorResult } from './options.js';
+import { finalizePhase } from './finalize.js';
+import type { FinalizeInput } from './option-groups.js';
+import type { PhaseResult } from './phase-result.js';
 import { type PlannerCall, type PlanProgress, planPhase } from './planning.js';
 import { replanPhase } from './replan.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -25,6 +25,7 @@ import { runStepJob } from './run-step-job.js';
 import { stage } from './stage-events.js';
 import type { StepJob, StepRunner } from './step-job.js';
 import { findingsFor } from './step-prompt.js';
+import { stepResults } from './step-result.js';
 import { checklistStore, type TodoStore } from './todo-checklist.js';
 import { type Verification, verifyPhase } from './verify.js';
 
@@ -43,7 +44,7 @@ export class PlannedRun {
     bus: EventBus,
     recorder: RunRecorder,
     signal: AbortSignal,
-    budget?: BudgetGuard,
+    budget?: BudgetCheck,
   ) {
     this.todo = checklistStore(parts.options);
     this.checklist = new ChecklistWriter(this.todo, bus);
@@ -53,7 +54,7 @@ export class PlannedRun {
   }
 
   /** Plans (or restores the saved plan), runs the steps, verifies, re-plans and finalizes. */
-  async run(): Promise<OrchestratorResult> {
+  async run(): Promise<PhaseResult> {
     const { parts, scope, request } = this;
     const task = request.text;
     const call: PlannerCall = {
@@ -78,7 +79,8 @@ export class PlannedRun {
       await this.writeTodo(progress);
     }
 
-    const { plan, order: steps } = progress;
+    const { plan } = progress;
+    const steps = stepResults(progress.order);
     const judged = { revisions, verification };
     const input: FinalizeInput = { task, plan, steps };
     if (request.history.length) input.history = request.history;
@@ -91,7 +93,6 @@ export class PlannedRun {
       steps,
       verification,
       revisions,
-      usage: emptyUsage(),
     };
   }
 
@@ -152,20 +153,31 @@ export class PlannedRun {
       // Read from the step's result: the run pauses (pause.ts saves it) and a resume continues the step.
       throw new RunError('interrupted', outcome.error ?? `Step ${id} waits for a human answer`);
     }
-    record.status = outcome.status;
-    record.output = outcome.output;
-    record.error = outcome.error;
-    record.attempts = outcome.attempts;
+    // The job's result is the step's record from now on (an earlier attempt's error goes with it).
+    const { status, output, error, attempts } = outcome;
+    Object.assign(record, { status, output, error, attempts });
     recorder.endConversation(id);
     if (record.status === 'completed') {
       bus.scope({ stepId: id }).emit('plan_step_completed', {
-        output: record.output.slice(0, 200),
+        output: (await this.shown(record.output)).slice(0, 200),
         completed: completedCount(order),
         total: order.length,
       });
     }
     await this.writeTodo(progress);
     await recorder.save();
+  }
+
+  /**
+   * A step's output as events may show it: with output guardrails, as they
+   * leave it (checked whole, then cut, so no address is cut past a rule's
+   * reach). The step itself keeps its output: later steps and the finalizer
+   * work from it, and the answer they make is checked.
+   */
+  private async shown(output: string): Promise<string> {
+    const guardrails = this.parts.options.guardrails;
+    if (!guardrails?.checksOutput) return output;
+    return (await guardrails.checkOutput(output, { signal: this.scope.signal })).text;
   }
 
   private writeTodo(progress: PlanProgress): Promise<void> {

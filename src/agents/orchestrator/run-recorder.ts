@@ -61,7 +61,10 @@ function conversationState(
 }
 
 /** What a new run's state starts from: its id, its request and the conversation it continues. */
-export type NewRun = Pick<RunState, 'runId' | 'task' | 'input' | 'history' | 'resourceId' | 'threadId'>;
+export type NewRun = Pick<
+  RunState,
+  'runId' | 'task' | 'input' | 'history' | 'resourceId' | 'threadId' | 'mode'
+>;
 
 /** Records one run. */
 export class RunRecorder {

@@ -3,7 +3,7 @@
  * @module
  */
 import type { EventBus } from '../../core/event-bus.js';
-import type { BudgetGuard } from '../../core/run-budget.js';
+import type { BudgetCheck } from '../../core/run-budget.js';
 import type { RunRecorder } from './run-recorder.js';
 
 /** One run's bus, recorder and signal, and its budget when it has one. */
@@ -12,5 +12,5 @@ export interface RunScope {
   recorder: RunRecorder;
   signal: AbortSignal;
   /** Asked between phases and steps, and by every execution of the run at its turns. */
-  budget?: BudgetGuard;
+  budget?: BudgetCheck;
 }

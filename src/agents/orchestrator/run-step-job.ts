@@ -3,20 +3,18 @@
  * @module
  */
 import type { OrchestrationParts } from './collaborators.js';
-import type { StepRecord } from './dispatch.js';
 import { runStepLadder } from './escalation-ladder.js';
 import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
 
 /** Runs a step job here, through the escalation ladder, with the orchestrator's models and tools. */
-export async function runStepJob(
+export function runStepJob(
   parts: OrchestrationParts,
   job: StepJob,
   context: StepJobContext,
 ): Promise<StepJobResult> {
   const { options } = parts;
-  const record: StepRecord = { step: job.step, status: 'running', output: '', attempts: job.attempts };
-  const ladder = await runStepLadder(
-    record,
+  return runStepLadder(
+    job,
     {
       plan: job.plan,
       findings: job.findings,
@@ -36,7 +34,4 @@ export async function runStepJob(
     },
     context.signal,
   );
-  const result: StepJobResult = { status: ladder.status, output: ladder.output, attempts: record.attempts };
-  if (ladder.error !== undefined) result.error = ladder.error;
-  return result;
 }

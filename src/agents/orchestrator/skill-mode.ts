@@ -14,8 +14,9 @@ import { jsonSchema } from '../../tools/json-schema.js';
 import { type ReadyToolCall, ToolRunner } from '../../tools/runner.js';
 import { defineTool } from '../../tools/types.js';
 import { defersApprovals } from './collaborators.js';
-import type { DirectSkills, OrchestratorOptions, SkillMode } from './options.js';
+import type { DirectSkills, SkillMode } from './options.js';
 import type { RunScope } from './run-scope.js';
+import type { OrchestratorSettings } from './settings.js';
 
 const PARAMETERS = jsonSchema({
   type: 'object',
@@ -34,7 +35,7 @@ export type SkillModeOutcome = { ran: true; output: unknown } | { ran: false; re
  */
 export async function invokeSkillMode(
   scope: RunScope,
-  options: OrchestratorOptions,
+  options: OrchestratorSettings,
   runtime: Runtime,
   chosen: SkillMode,
   task: string,
@@ -74,7 +75,7 @@ export async function invokeSkillMode(
     runId: bus.runId,
     sandbox: options.sandbox,
     gate: options.gate ?? options.approvals?.gate,
-    deferApprovals: defersApprovals(options) || options.executorOptions?.deferApprovals,
+    deferApprovals: defersApprovals(options),
   });
   if (signal.aborted) throw new AbortError(signal.reason);
   if (outcome!.deferred) {

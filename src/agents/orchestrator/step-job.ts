@@ -8,7 +8,7 @@
  */
 import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
-import type { BudgetGuard } from '../../core/run-budget.js';
+import type { BudgetCheck } from '../../core/run-budget.js';
 import type { ConversationState } from '../../state/run-state.js';
 import type { Plan, PlanStep } from '../planner/index.js';
 import type { StepFinding } from './step-prompt.js';
@@ -48,7 +48,7 @@ export interface StepJobResult {
 export interface StepJobContext {
   signal: AbortSignal;
   /** The run's budget (in-process steps only): the step's executions stop when it is spent. */
-  budget?: BudgetGuard;
+  budget?: BudgetCheck;
   /** The run's emitter; step events go here. */
   emit: Emitter;
   /** Told about the attempt's conversation at every checkpoint-worthy moment. */

@@ -14,16 +14,16 @@ import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
 import { DEFAULT_OUTPUT_REASKS, formatAnswer, type ObjectCall, outputPlan } from '../executor/index.js';
 import type { OrchestrationParts } from './collaborators.js';
-import type { OrchestratorResult } from './options.js';
+import type { PhaseResult } from './phase-result.js';
 import type { RunScope } from './run-scope.js';
 
 /** `result` with its object: as the executor made it, or from one formatting call. */
 export async function withRunObject(
   scope: RunScope,
   parts: OrchestrationParts,
-  result: OrchestratorResult,
+  result: PhaseResult,
   schema: Schema,
-): Promise<OrchestratorResult> {
+): Promise<PhaseResult> {
   if (result.object !== undefined) return result;
   const structured = await formatAnswer(
     await objectCall(scope, parts, schema),
@@ -37,9 +37,9 @@ export async function withRunObject(
 export async function savedObject(
   scope: RunScope,
   parts: OrchestrationParts,
-  result: OrchestratorResult,
+  result: PhaseResult,
   schema: Schema | undefined,
-): Promise<OrchestratorResult> {
+): Promise<PhaseResult> {
   if (!schema) return result;
   try {
     const { object, json } = await extractObject(result.output, schema);
@@ -55,11 +55,7 @@ export async function savedObject(
  * object `text` still holds.
  * @throws RunError `guardrail` when the changed answer no longer matches the schema.
  */
-export async function guardedObject(
-  result: OrchestratorResult,
-  schema: Schema,
-  text: string,
-): Promise<OrchestratorResult> {
+export async function guardedObject(result: PhaseResult, schema: Schema, text: string): Promise<PhaseResult> {
   try {
     const { object, json } = await extractObject(text, schema);
     return { ...result, output: json, object };
@@ -79,7 +75,7 @@ export async function guardedObject(
 async function objectCall(scope: RunScope, parts: OrchestrationParts, schema: Schema): Promise<ObjectCall> {
   const { options, runtime, finalizer } = parts;
   const invoker = finalizer.invoker ?? invokerFactory(options, runtime)(options.executor);
-  const reasks = options.executorOptions?.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS;
+  const reasks = options.executorOptions.limits?.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS;
   return {
     invoker,
     plan: await outputPlan(schema, invoker.model, false, reasks),
@@ -88,6 +84,6 @@ async function objectCall(scope: RunScope, parts: OrchestrationParts, schema: Sc
     emit: scope.bus.scope({ agent: 'finalizer' }),
     // The run's bus sums the `usage` event this call emits.
     usage: emptyUsage(),
-    stream: options.executorOptions?.stream !== false,
+    stream: options.executorOptions.stream !== false,
   };
 }

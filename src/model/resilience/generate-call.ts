@@ -6,24 +6,21 @@
  * @module
  */
 import { abortable } from '../../core/abortable.js';
-import type { Clock } from '../../core/seams.js';
 import type { CallOptions, ChatModel, ModelRequest, ModelResponse } from '../types.js';
-import { type LargePromptTimeout, StaleWatch } from './stale-watch.js';
+import { type AttemptWatch, StaleWatch } from './stale-watch.js';
 
 /**
- * Calls `model.generate`; with `deadlineMs` > 0 the call is aborted with a
+ * Calls `model.generate`; with a deadline the call is aborted with a
  * retryable `timeout` `ModelError` when no reply came in time.
  */
 export function generateAttempt(
   model: ChatModel,
   request: ModelRequest,
-  signal: AbortSignal | undefined,
-  clock: Clock,
-  deadlineMs: number,
-  largePromptTimeouts: readonly LargePromptTimeout[],
+  watched: AttemptWatch,
 ): Promise<ModelResponse> {
-  if (deadlineMs <= 0) return abortable(generate(model, request, { signal }), signal);
-  const watch = new StaleWatch(clock, deadlineMs, model.id, request, largePromptTimeouts, signal, 'call');
+  const signal = watched.watchdog.signal;
+  if (watched.timeoutMs <= 0) return abortable(generate(model, request, { signal }), signal);
+  const watch = new StaleWatch(watched, request, 'call');
   return watch.settle(generate(model, request, watch.callOptions));
 }
 

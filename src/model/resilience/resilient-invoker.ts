@@ -12,6 +12,7 @@
 import { abortable } from '../../core/abortable.js';
 import { AbortError, ConfigError, type ModelError, type ModelErrorKind } from '../../core/errors.js';
 import { type Clock, type Random, type Runtime, sleep, systemClock, systemRandom } from '../../core/seams.js';
+import { Watchdog } from '../../core/watchdog.js';
 import { answeredBy, emitPart, type InvokeOptions, type ModelInvoker } from '../invoke.js';
 import { responseToStream } from '../stream.js';
 import { tracedModelCall } from '../traced-call.js';
@@ -100,6 +101,15 @@ export function settlesOnAbort(invoker: ModelInvoker): boolean {
   return invoker instanceof ResilientInvoker;
 }
 
+/**
+ * The invoke options of a caller that keeps a {@link Watchdog} on its run's
+ * signal (the Executor): every attempt of its calls is watched on that one
+ * timer. Not public: any other invoker is handed the field and ignores it.
+ */
+export interface WatchedInvokeOptions extends InvokeOptions {
+  watchdog?: Watchdog;
+}
+
 /** What the attempts on one model have used so far. */
 interface Tries {
   /** 1-based number of the attempt under way (context recoveries included). */
@@ -144,12 +154,21 @@ class ResilientInvoker implements ModelInvoker {
 
   // Promise handlers rather than async functions on the way to the first reply: a run waiting on its
   // model holds no frame of the retry loop or the chain, which only start after a failure.
-  invoke(request: ModelRequest, options: InvokeOptions = {}): Promise<ModelResponse> {
-    return this.fromModel(0, { request, compressions: 0 }, options);
+  invoke(request: ModelRequest, options: WatchedInvokeOptions = {}): Promise<ModelResponse> {
+    const state = { request, compressions: 0 };
+    if (options.watchdog?.signal === options.signal && options.watchdog) {
+      return this.fromModel(0, state, options as WithWatchdog);
+    }
+    // A caller without a run's watchdog: one for this call and its retries, gone when it settles.
+    const watchdog = new Watchdog(this.clock, options.signal);
+    const done = () => watchdog.dispose();
+    const call = this.fromModel(0, state, { ...options, watchdog });
+    call.then(done, done);
+    return call;
   }
 
   /** The chain from `models[index]` on: the next model after this one fails for good. */
-  private fromModel(index: number, state: RecoveryState, options: InvokeOptions): Promise<ModelResponse> {
+  private fromModel(index: number, state: RecoveryState, options: WithWatchdog): Promise<ModelResponse> {
     const model = this.models[index] as ChatModel;
     const next = this.models[index + 1];
     const call = this.callModel(model, state, options, next !== undefined);
@@ -165,7 +184,7 @@ class ResilientInvoker implements ModelInvoker {
   private callModel(
     model: ChatModel,
     state: RecoveryState,
-    options: InvokeOptions,
+    options: WithWatchdog,
     hasNext: boolean,
   ): Promise<ModelResponse> {
     const tries: Tries = { attempt: 1, retries: 0, bareRetries: 0, streamFailures: 0, useStream: false };
@@ -186,7 +205,7 @@ class ResilientInvoker implements ModelInvoker {
   private async retryLoop(
     model: ChatModel,
     state: RecoveryState,
-    options: InvokeOptions,
+    options: WithWatchdog,
     hasNext: boolean,
     tries: Tries,
     failure: unknown,
@@ -207,7 +226,7 @@ class ResilientInvoker implements ModelInvoker {
   private attempt(
     model: ChatModel,
     state: RecoveryState,
-    options: InvokeOptions,
+    options: WithWatchdog,
     tries: Tries,
   ): Promise<ModelResponse> {
     const { signal, emit } = options;
@@ -223,36 +242,24 @@ class ResilientInvoker implements ModelInvoker {
     );
   }
 
-  private call(
-    model: ChatModel,
-    request: ModelRequest,
-    options: InvokeOptions,
-    useStream: boolean,
-  ): Promise<ModelResponse> {
+  private call(model: ChatModel, request: ModelRequest, options: WithWatchdog, useStream: boolean) {
+    const watched = {
+      clock: this.clock,
+      timeoutMs: useStream ? staleTimeoutFor(model, this.stream) : generateTimeoutFor(model, this.stream),
+      modelId: model.id,
+      largePromptTimeouts: this.stream.largePromptTimeouts,
+      watchdog: options.watchdog,
+    };
     return useStream
-      ? streamAttempt(
-          model as StreamingModel,
-          request,
-          options,
-          this.clock,
-          staleTimeoutFor(model, this.stream),
-          this.stream,
-        )
-      : generateAttempt(
-          model,
-          request,
-          options.signal,
-          this.clock,
-          generateTimeoutFor(model, this.stream),
-          this.stream.largePromptTimeouts,
-        );
+      ? streamAttempt(model as StreamingModel, request, { options, watched })
+      : generateAttempt(model, request, watched);
   }
 
   /** A reply of the attempt under way, or the error that fails it (an empty reply while a fallback is left). */
   private accept(
     model: ChatModel,
     response: ModelResponse,
-    options: InvokeOptions,
+    options: WithWatchdog,
     hasNext: boolean,
     tries: Tries,
   ): ModelResponse {
@@ -284,7 +291,7 @@ class ResilientInvoker implements ModelInvoker {
   private async recover(
     model: ChatModel,
     state: RecoveryState,
-    options: InvokeOptions,
+    options: WithWatchdog,
     hasNext: boolean,
     tries: Tries,
     raw: unknown,
@@ -319,6 +326,9 @@ class ResilientInvoker implements ModelInvoker {
     return !(hasNext && this.eagerKinds.has(error.kind));
   }
 }
+
+/** Invoke options with the watchdog of the call's attempts. */
+type WithWatchdog = InvokeOptions & { watchdog: Watchdog };
 
 /**
  * Replays a whole reply as parts unless the caller turned streaming off (the

@@ -6,13 +6,12 @@
  */
 import { abortable } from '../../core/abortable.js';
 import { ConfigError } from '../../core/errors.js';
-import type { Clock } from '../../core/seams.js';
 import { emitPart, type InvokeOptions } from '../invoke.js';
 import { StreamAggregator } from '../stream.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../types.js';
 import { StreamInterruptedError } from './errors.js';
 import { asModelError, definedOnly } from './retry-policy.js';
-import { type LargePromptTimeout, StaleWatch } from './stale-watch.js';
+import { type AttemptWatch, type LargePromptTimeout, StaleWatch } from './stale-watch.js';
 import { isVisiblePart } from './visible.js';
 
 /** Streaming options of the resilient invoker. */
@@ -88,32 +87,19 @@ export type StreamingModel = ChatModel & { stream: NonNullable<ChatModel['stream
  * Streams one attempt, emitting `token` / `reasoning` events and calling
  * `onPart` per part, honouring `emit.backpressure()`. Before anything visible
  * was delivered (whitespace is not) a failure is rethrown as is (the invoker
- * may retry it); after, it becomes a {@link StreamInterruptedError}. `staleMs`
- * > 0 arms stale detection. The attempt settles when its signal aborts even
- * if the adapter ignores the signal.
+ * may retry it); after, it becomes a {@link StreamInterruptedError}. A
+ * `watched.timeoutMs` > 0 arms stale detection. The attempt settles when its
+ * signal (the watchdog's) aborts even if the adapter ignores the signal.
  */
 export async function streamAttempt(
   model: StreamingModel,
   request: ModelRequest,
-  options: InvokeOptions,
-  clock: Clock,
-  staleMs: number,
-  policy: StreamPolicy,
+  { options, watched }: { options: InvokeOptions; watched: AttemptWatch },
 ): Promise<ModelResponse> {
   const { emit, onPart } = options;
+  const clock = watched.clock;
   const aggregator = new StreamAggregator();
-  const watch =
-    staleMs > 0
-      ? new StaleWatch(
-          clock,
-          staleMs,
-          model.id,
-          request,
-          policy.largePromptTimeouts,
-          options.signal,
-          'stream',
-        )
-      : undefined;
+  const watch = watched.timeoutMs > 0 ? new StaleWatch(watched, request, 'stream') : undefined;
   let delivered = false;
   const pump = async () => {
     for await (const part of model.stream(request, watch ? watch.callOptions : { signal: options.signal })) {

@@ -195,7 +195,8 @@ export interface ProviderFactoryOptions {
   /**
    * The config's thinking flag (seed: `enable_thinking`). `createOpenAI` sends
    * it as the field the server at `baseURL` reads, and refuses it with a
-   * `ConfigError` on OpenAI's own API.
+   * `ConfigError` on OpenAI's own API; `createAnthropic` sends `thinking`,
+   * `createGemini` `thinkingConfig`.
    */
   thinking?: boolean;
 }

@@ -11,7 +11,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { type ApiKeySource, apiKeyOf, isHost } from '../shared/api-key.js';
+import { type ApiKeySource, apiKeyOf, isHost, KeyRefresher } from '../shared/api-key.js';
 import { type HttpConfig, postJSON, readJSONBody } from '../shared/http.js';
 import { readSSE } from '../shared/sse.js';
 import { answerToolOf } from './answer-tool.js';
@@ -32,7 +32,17 @@ export interface AnthropicOptions extends HttpConfig {
   baseURL?: string;
   /** `anthropic-version` header (default `2023-06-01`). */
   version?: string;
+  /**
+   * Extended thinking for every model of this provider (a providers config's
+   * `enable_thinking`): `true` sends `thinking: { type: 'enabled' }` with
+   * 4096 budget tokens (`max_tokens` grows by as much unless given), `false`
+   * sends none (the API's default). A model's own `thinking` setting wins.
+   */
+  thinking?: boolean;
 }
+
+/** Budget tokens of the provider-wide `thinking: true` (Anthropic's minimum is 1024). */
+const DEFAULT_THINKING_BUDGET = 4096;
 
 /** Settings of one Anthropic model. */
 export interface AnthropicSettings extends AnthropicModelSettings {
@@ -56,14 +66,17 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
     headers: options.headers,
     authHeaders: ['x-api-key', 'authorization'],
   };
+  const refresher = options.refreshApiKey && new KeyRefresher('createAnthropic', options.refreshApiKey);
   const requestHeaders = (): Record<string, string> => {
     const headers: Record<string, string> = { 'anthropic-version': options.version ?? '2023-06-01' };
-    const apiKey = apiKeyOf(keySource);
+    const apiKey = apiKeyOf({ ...keySource, given: refresher?.current ?? keySource.given });
     if (apiKey) headers['x-api-key'] = apiKey;
     return Object.assign(headers, options.headers);
   };
+  const reauthorize = refresher && (() => refresher.renew().then(requestHeaders));
 
-  return (modelId, settings = {}) => {
+  return (modelId, own = {}) => {
+    const settings = withThinking(own, options.thinking);
     const id = `${PROVIDER}:${modelId}`;
     const ctx = { provider: PROVIDER, model: modelId };
     const info: ModelInfo = {
@@ -83,6 +96,7 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
         url: `${baseURL}/messages`,
         body,
         headers: requestHeaders(),
+        reauthorize,
         signal,
         fetch: options.fetch,
         timeoutMs: options.timeoutMs,
@@ -104,4 +118,10 @@ export function createAnthropic(options: AnthropicOptions = {}): AnthropicProvid
       },
     };
   };
+}
+
+/** A model's settings with the provider's thinking switch, unless the model sets its own. */
+function withThinking(settings: AnthropicSettings, on: boolean | undefined): AnthropicSettings {
+  if (!on || settings.thinking !== undefined) return settings;
+  return { ...settings, thinking: { budgetTokens: DEFAULT_THINKING_BUDGET } };
 }

@@ -7,6 +7,7 @@
  */
 import { ModelError } from '../../core/errors.js';
 import type { ReasoningPart, TextPart, ToolCallPart } from '../../core/messages.js';
+import type { IdGenerator } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import type { FinishReason, ModelResponse } from '../../model/types.js';
 import type { GeminiPartMetadata } from './contents.js';
@@ -33,9 +34,19 @@ export function usageOf(usage: GeminiUsage | undefined): Usage {
   };
 }
 
-/** Our id of the `index`-th function call of a reply: Gemini's id, else `<name>_<index>`. */
-export function callIdOf(call: GeminiFunctionCall, index: number): string {
-  return call.id || `${call.name ?? 'call'}_${index}`;
+/**
+ * Our id of the `index`-th function call of a reply: Gemini's id, else
+ * `<name>_<index>_<reply>`, where `reply` names the reply (its `responseId`,
+ * else a fresh id): the index alone repeats on every turn, and a conversation's
+ * call ids must be unique for its results to answer the right calls.
+ */
+export function callIdOf(call: GeminiFunctionCall, index: number, reply: string): string {
+  return call.id || `${call.name ?? 'call'}_${index}_${reply}`;
+}
+
+/** What names a reply in the ids of its function calls: its `responseId`, else a fresh id. */
+export function replyScope(responseId: string | undefined, ids: IdGenerator): string {
+  return responseId || ids.next('reply');
 }
 
 /** `providerMetadata` for a function call part, or `undefined` when there is nothing to keep. */
@@ -49,8 +60,8 @@ export function callMetadata(
   return Object.keys(meta).length > 0 ? { gemini: { ...meta } } : undefined;
 }
 
-/** Converts a `generateContent` reply body. */
-export function toModelResponse(body: GeminiResponseBody, modelId: string): ModelResponse {
+/** Converts a `generateContent` reply body; `ids` names a reply without a `responseId` in its call ids. */
+export function toModelResponse(body: GeminiResponseBody, modelId: string, ids: IdGenerator): ModelResponse {
   const candidate = body?.candidates?.[0];
   const blocked = body?.promptFeedback?.blockReason;
   if (!candidate && !blocked) {
@@ -58,12 +69,13 @@ export function toModelResponse(body: GeminiResponseBody, modelId: string): Mode
   }
   const content: Array<TextPart | ReasoningPart | ToolCallPart> = [];
   let calls = 0;
+  let reply: string | undefined;
   for (const part of candidate?.content?.parts ?? []) {
     const signature = part.thoughtSignature;
     if (part.functionCall) {
       const call: ToolCallPart = {
         type: 'tool_call',
-        id: callIdOf(part.functionCall, calls++),
+        id: callIdOf(part.functionCall, calls++, (reply ??= replyScope(body.responseId, ids))),
         name: part.functionCall.name ?? '',
         arguments: JSON.stringify(part.functionCall.args ?? {}),
       };

@@ -6,11 +6,12 @@
  * @module
  */
 import { ModelError } from '../../core/errors.js';
+import type { IdGenerator } from '../../core/seams.js';
 import type { ModelStreamPart } from '../../model/types.js';
 import { errorFromBody, type ResponseErrorContext } from '../shared/errors.js';
 import { parseEventJSON } from '../shared/sse.js';
 import { PartialArgs } from './partial-args.js';
-import { callIdOf, callMetadata, finishReasonOf, usageOf } from './response.js';
+import { callIdOf, callMetadata, finishReasonOf, replyScope, usageOf } from './response.js';
 import type { GeminiFunctionCall, GeminiResponseBody, GeminiUsage } from './wire.js';
 
 /** One server-sent event's `data:` text. */
@@ -20,6 +21,8 @@ export interface RawEvent {
 
 interface OpenCall {
   index: number;
+  /** The call's id. */
+  id: string;
   call: GeminiFunctionCall;
   signature?: string;
   args: PartialArgs;
@@ -28,7 +31,7 @@ interface OpenCall {
 function toolCall(open: OpenCall, args: unknown): ModelStreamPart {
   const part: ModelStreamPart = {
     type: 'tool-call',
-    id: callIdOf(open.call, open.index),
+    id: open.id,
     name: open.call.name ?? '',
     arguments: JSON.stringify(args ?? {}),
     index: open.index,
@@ -38,16 +41,21 @@ function toolCall(open: OpenCall, args: unknown): ModelStreamPart {
   return part;
 }
 
-/** Converts Gemini stream chunks to stream parts; an `error` chunk throws a {@link ModelError}. */
+/**
+ * Converts Gemini stream chunks to stream parts; an `error` chunk throws a
+ * {@link ModelError}. `ids` names a reply without a `responseId` in its call ids.
+ */
 export async function* geminiStreamParts(
   events: AsyncIterable<RawEvent>,
-  ctx: ResponseErrorContext,
+  ctx: ResponseErrorContext & { ids: IdGenerator },
 ): AsyncGenerator<ModelStreamPart> {
   let usage: GeminiUsage | undefined;
   let responseId: string | undefined;
   let finishReason: string | undefined;
   let blocked = false;
   let calls = 0;
+  // Named at the first call, so that every id of the reply is the same whatever chunk carries the responseId.
+  let reply: string | undefined;
   let open: OpenCall | undefined;
   // A thought part with a signature is a block of its own, so signatures never merge.
   let thoughtBlock = 0;
@@ -72,12 +80,13 @@ export async function* geminiStreamParts(
           if (open) yield toolCall(open, open.args.value);
           open = undefined;
           const index = calls++;
+          const id = callIdOf(fc, index, (reply ??= replyScope(responseId, ctx.ids)));
           if (fc.willContinue || fc.partialArgs) {
-            open = { index, call: fc, signature, args: new PartialArgs() };
+            open = { index, id, call: fc, signature, args: new PartialArgs() };
             if (fc.partialArgs) open.args.apply(fc.partialArgs);
-            yield { type: 'tool-call-delta', index, id: callIdOf(fc, index), name: fc.name, argsDelta: '' };
+            yield { type: 'tool-call-delta', index, id, name: fc.name, argsDelta: '' };
           } else {
-            yield toolCall({ index, call: fc, signature, args: new PartialArgs() }, fc.args);
+            yield toolCall({ index, id, call: fc, signature, args: new PartialArgs() }, fc.args);
           }
         } else if (open && fc.partialArgs) {
           open.args.apply(fc.partialArgs);

@@ -36,7 +36,7 @@ export class OpenAIChatModel implements ChatModel {
     private readonly settings: OpenAIChatSettings = {},
   ) {
     this.id = `${config.provider}:${modelId}`;
-    this.ctx = { provider: config.provider, model: modelId };
+    this.ctx = { provider: config.provider, model: modelId, thinkTags: settings.inlineThinking !== 'text' };
     const openai = isOpenAIHost(config.baseURL);
     this.maxTokensParam = settings.maxTokensParam ?? (openai ? 'max_completion_tokens' : 'max_tokens');
     this.info = {
@@ -81,6 +81,7 @@ export class OpenAIChatModel implements ChatModel {
       url: `${this.config.baseURL}/chat/completions`,
       body,
       headers: stream ? { ...this.config.headers(), accept: 'text/event-stream' } : this.config.headers(),
+      reauthorize: this.config.reauthorize,
       signal,
       fetch: this.config.fetch,
       timeoutMs: this.config.timeoutMs,

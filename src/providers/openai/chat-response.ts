@@ -9,11 +9,14 @@ import { emptyUsage, type Usage } from '../../core/usage.js';
 import type { FinishReason, ModelResponse } from '../../model/types.js';
 import { errorFromBody, statusOfErrorBody } from '../shared/errors.js';
 import type { WireCompletion, WireToolCall, WireUsage } from './chat-wire.js';
+import { splitThink } from './think-tags.js';
 
 /** Provider and model a reply belongs to, for errors. */
 export interface ReplyContext {
   provider: string;
   model: string;
+  /** Read a leading `<think>…</think>` of the text as reasoning (settings `inlineThinking: 'parse'`). */
+  thinkTags?: boolean;
 }
 
 /** Usage from the wire: OpenAI `*_tokens_details`, DeepSeek `prompt_cache_hit_tokens`. */
@@ -68,9 +71,12 @@ export function fromChatCompletion(body: WireCompletion, ctx: ReplyContext): Mod
     throw new ModelError('invalid_response', `${id}: reply has no message`, { model: id, body });
   }
   const content: Array<TextPart | ReasoningPart | ToolCallPart> = [];
-  const reasoning = message.reasoning_content ?? message.reasoning;
+  const raw = message.content ?? message.refusal;
+  const inline: { reasoning?: string; text?: string | null } =
+    raw && ctx.thinkTags ? splitThink(raw) : { text: raw };
+  const reasoning = message.reasoning_content ?? message.reasoning ?? inline.reasoning;
   if (reasoning) content.push({ type: 'reasoning', text: reasoning });
-  const text = message.content ?? message.refusal;
+  const text = inline.text;
   if (text) content.push({ type: 'text', text });
   const calls = message.tool_calls ?? [];
   calls.forEach((call, i) => {

@@ -29,6 +29,13 @@ export interface OpenAIChatSettings {
   strictJsonSchema?: boolean;
   /** Fields merged into every request body, e.g. `{ thinking: { type: 'enabled' } }` for GLM. */
   extraBody?: Record<string, unknown>;
+  /**
+   * A reply text opening with `<think>…</think>` (reasoning models on vLLM,
+   * Ollama or llama.cpp without a reasoning parser): `parse` (default) makes
+   * the block a reasoning part and the rest the answer — an unclosed block is
+   * all reasoning, so the executor asks again; `text` keeps it as text.
+   */
+  inlineThinking?: 'parse' | 'text';
   /** What is known about the model (context window, output limit…), reported as `ModelInfo`. */
   info?: ModelInfo;
 }

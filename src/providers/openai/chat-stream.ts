@@ -12,6 +12,7 @@ import type { ModelStreamPart } from '../../model/types.js';
 import { malformedEventError, parseEventJSON, type SSEEvent } from '../shared/sse.js';
 import { argumentsText, inlineError, mapFinishReason, mapUsage, type ReplyContext } from './chat-response.js';
 import type { WireChunk, WireToolCallDelta } from './chat-wire.js';
+import { ThinkTagSplitter } from './think-tags.js';
 
 /** Folds chunks into stream parts; one instance per stream. */
 class ChunkReader {
@@ -23,8 +24,11 @@ class ChunkReader {
   private lastIndex = 0;
   private nextIndex = 0;
   private readonly indexById = new Map<string, number>();
+  private readonly thinkTags: ThinkTagSplitter | undefined;
 
-  constructor(private readonly ctx: ReplyContext) {}
+  constructor(private readonly ctx: ReplyContext) {
+    if (ctx.thinkTags) this.thinkTags = new ThinkTagSplitter();
+  }
 
   *read(chunk: WireChunk): Generator<ModelStreamPart> {
     if (chunk.error) throw inlineError(chunk.error, this.ctx, this.hasOutput);
@@ -44,7 +48,7 @@ class ChunkReader {
     const text = delta.content ?? delta.refusal;
     if (text) {
       this.hasOutput = true;
-      yield { type: 'text-delta', delta: text };
+      yield* this.textParts(text);
     }
     for (const call of delta.tool_calls ?? []) {
       this.hasOutput = true;
@@ -60,6 +64,13 @@ class ChunkReader {
     }
   }
 
+  /** What the stream still held when it ended (an unclosed `<think>` is reasoning). */
+  *flush(): Generator<ModelStreamPart> {
+    const rest = this.thinkTags?.end();
+    if (rest?.reasoning) yield { type: 'reasoning-delta', delta: rest.reasoning };
+    if (rest?.text) yield { type: 'text-delta', delta: rest.text };
+  }
+
   finish(): ModelStreamPart {
     const part: ModelStreamPart = {
       type: 'finish',
@@ -68,6 +79,16 @@ class ChunkReader {
     };
     if (this.responseId) part.responseId = this.responseId;
     return part;
+  }
+
+  private *textParts(text: string): Generator<ModelStreamPart> {
+    if (!this.thinkTags) {
+      yield { type: 'text-delta', delta: text };
+      return;
+    }
+    const split = this.thinkTags.push(text);
+    if (split.reasoning) yield { type: 'reasoning-delta', delta: split.reasoning };
+    if (split.text) yield { type: 'text-delta', delta: split.text };
   }
 
   // Servers that omit `index` are keyed by call id; id-less fragments continue the last call.
@@ -119,5 +140,6 @@ export async function* parseChatStream(
   if (!done && reader.finishReason === undefined) {
     throw new ModelError('connection', `${model}: stream ended before the reply was complete`, { model });
   }
+  yield* reader.flush();
   yield reader.finish();
 }

@@ -3,7 +3,7 @@
  * Responses), resolved once per `createOpenAI` call.
  * @module
  */
-import { apiKeyOf } from '../shared/api-key.js';
+import { apiKeyOf, KeyRefresher } from '../shared/api-key.js';
 
 /** Options of `createOpenAI`. */
 export interface OpenAIProviderOptions {
@@ -16,6 +16,12 @@ export interface OpenAIProviderOptions {
    * key, and need none.
    */
   apiKey?: string;
+  /**
+   * Called once when a request is refused with 401: returns a fresh key
+   * (short-lived tokens, rotated secrets), which then replaces `apiKey` for
+   * every later request; the refused request is sent again with it.
+   */
+  refreshApiKey?: () => string | Promise<string>;
   /** Base URL of the API (default `https://api.openai.com/v1`); any OpenAI-compatible server's `/v1`. */
   baseURL?: string;
   /** Extra headers sent with every request. */
@@ -50,6 +56,8 @@ export interface ResolvedOpenAIConfig {
   baseURL: string;
   /** Headers of one request (evaluated per request, so key rotation through the environment works). */
   headers: () => Record<string, string>;
+  /** With `refreshApiKey`: renews the key after a 401 and returns the new headers. */
+  reauthorize?: () => Promise<Record<string, string>>;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -81,27 +89,36 @@ export function isLocalURL(baseURL: string): boolean {
 export function resolveOpenAIConfig(options: OpenAIProviderOptions = {}): ResolvedOpenAIConfig {
   const baseURL = (options.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, '');
   const useEnvKey = isOpenAIHost(baseURL);
-  return {
+  const refresher = options.refreshApiKey && new KeyRefresher('createOpenAI', options.refreshApiKey);
+  const config: ResolvedOpenAIConfig = {
     provider: options.name ?? 'openai',
     baseURL,
     fetch: options.fetch,
     timeoutMs: options.timeoutMs,
     headers() {
       const headers: Record<string, string> = {};
+      const given = refresher?.current ?? options.apiKey;
       const apiKey = useEnvKey
         ? apiKeyOf({
             factory: 'createOpenAI',
-            given: options.apiKey,
+            given,
             env: ['OPENAI_API_KEY'],
             required: true,
             headers: options.headers,
             authHeaders: ['authorization'],
           })
-        : options.apiKey;
+        : given;
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
       if (options.organization) headers['openai-organization'] = options.organization;
       if (options.project) headers['openai-project'] = options.project;
       return { ...headers, ...options.headers };
     },
   };
+  if (refresher) {
+    config.reauthorize = async () => {
+      await refresher.renew();
+      return config.headers();
+    };
+  }
+  return config;
 }

@@ -79,6 +79,7 @@ export class OpenAIImageModel implements ImageModel {
       url: `${this.config.baseURL}/images/generations`,
       body: this.body(request),
       headers: this.config.headers(),
+      reauthorize: this.config.reauthorize,
       signal: options.signal,
       fetch: this.config.fetch,
       timeoutMs: this.config.timeoutMs,

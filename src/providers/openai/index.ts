@@ -15,6 +15,7 @@ import type { ChatModel } from '../../model/types.js';
 import { OpenAIChatModel } from './chat-model.js';
 import type { OpenAIChatSettings } from './chat-settings.js';
 import { type OpenAIProviderOptions, resolveOpenAIConfig } from './config.js';
+import { serverContextWindow } from './discover.js';
 import { createOpenAIResponsesModel, type OpenAIResponsesSettings } from './responses.js';
 import { thinkingFields } from './thinking.js';
 
@@ -28,6 +29,11 @@ export {
   type ResolvedOpenAIConfig,
   resolveOpenAIConfig,
 } from './config.js';
+export {
+  createOpenAIEmbedding,
+  OpenAIEmbeddingModel,
+  type OpenAIEmbeddingOptions,
+} from './embeddings.js';
 export {
   createOpenAIImageModel,
   OpenAIImageModel,
@@ -43,6 +49,18 @@ export interface OpenAIProvider {
   chat(modelId: string, settings?: OpenAIChatSettings): OpenAIChatModel;
   /** An OpenAI Responses API model (`POST /responses`). */
   responses(modelId: string, settings?: OpenAIResponsesSettings): ChatModel;
+  /**
+   * A Chat Completions model whose `info.contextWindow` is what the server
+   * reports (vLLM's `max_model_len`, Ollama's model info, …) rather than an
+   * assumed 128 000 tokens; context compression then works against the real
+   * window. A window in `settings.info` wins; a server that reports none
+   * leaves it unset. Rejects with a `ModelError` naming the URL when the
+   * server cannot be asked.
+   */
+  discover(
+    modelId: string,
+    settings?: OpenAIChatSettings & { signal?: AbortSignal },
+  ): Promise<OpenAIChatModel>;
 }
 
 /**
@@ -74,6 +92,14 @@ export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvide
       );
     }
     return createOpenAIResponsesModel(config, modelId, settings);
+  };
+  provider.discover = async (modelId, { signal, ...settings } = {}) => {
+    if (settings.info?.contextWindow) return chat(modelId, settings);
+    const contextWindow = await serverContextWindow(config, modelId, signal);
+    return chat(
+      modelId,
+      contextWindow ? { ...settings, info: { ...settings.info, contextWindow } } : settings,
+    );
   };
   return provider;
 }

@@ -44,6 +44,7 @@ export function createOpenAIResponsesModel(
       url,
       body: buildResponsesBody(request, modelId, settings, stream, config.provider, limits),
       headers: stream ? { ...config.headers(), accept: 'text/event-stream' } : config.headers(),
+      reauthorize: config.reauthorize,
       signal,
       fetch: config.fetch,
       timeoutMs: config.timeoutMs,

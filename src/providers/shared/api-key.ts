@@ -59,3 +59,40 @@ export function isHost(url: string, host: string): boolean {
     return false;
   }
 }
+
+/**
+ * A key that a refresh hook can replace after the server refused the current
+ * one (a 401): short-lived tokens, rotated secrets. Concurrent requests that
+ * are refused together share one refresh.
+ */
+export class KeyRefresher {
+  private key: string | undefined;
+  private pending: Promise<string> | undefined;
+
+  constructor(
+    private readonly factory: string,
+    private readonly refresh: () => string | Promise<string>,
+  ) {}
+
+  /** The key the last refresh gave, if any: it replaces the configured one. */
+  get current(): string | undefined {
+    return this.key;
+  }
+
+  /** Calls the hook (once for all who ask meanwhile) and keeps its key. */
+  async renew(): Promise<string> {
+    this.pending ??= (async () => {
+      try {
+        const key = await this.refresh();
+        if (typeof key !== 'string' || key === '') {
+          throw new ConfigError(`${this.factory}: refreshApiKey returned no key`);
+        }
+        this.key = key;
+        return key;
+      } finally {
+        this.pending = undefined;
+      }
+    })();
+    return this.pending;
+  }
+}

@@ -30,6 +30,12 @@ export interface HttpConfig {
   headers?: Record<string, string>;
   /** Request timeout: fail with `timeout` when no response headers arrive within this many ms. */
   timeoutMs?: number;
+  /**
+   * Called once when a request is refused with 401: returns a fresh key
+   * (short-lived tokens, rotated secrets), which then replaces `apiKey` for
+   * every later request; the refused request is sent again with it.
+   */
+  refreshApiKey?: () => string | Promise<string>;
 }
 
 /** One JSON POST to a provider. */
@@ -48,6 +54,11 @@ export interface PostOptions {
   isContextLength?: (message: string) => boolean;
   /** Timer source for the timeout (default the system clock). */
   clock?: Clock;
+  /**
+   * Called once when the server answers 401: refreshes the credentials and
+   * returns the headers that replace the request's own when it is sent again.
+   */
+  reauthorize?: () => Promise<Record<string, string>>;
 }
 
 // AbortSignal.any releases its listeners with the signals; the manual link is
@@ -85,6 +96,17 @@ function serialize(body: unknown, model: string): string {
  * signal keeps governing the response body after this returns.
  */
 export async function postJSON(options: PostOptions): Promise<Response> {
+  if (!options.reauthorize) return postOnce(options);
+  try {
+    return await postOnce(options);
+  } catch (error) {
+    // One refresh per request: a key that still fails after it is reported as it is.
+    if (!(error instanceof ModelError) || error.status !== 401) throw error;
+    return postOnce({ ...options, headers: { ...options.headers, ...(await options.reauthorize()) } });
+  }
+}
+
+async function postOnce(options: PostOptions): Promise<Response> {
   const { provider, model, signal, timeoutMs } = options;
   const ctx = { provider, model };
   const id = `${provider}:${model}`;

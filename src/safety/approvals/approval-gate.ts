@@ -13,6 +13,7 @@ import { blockedToolResult, type Guardrails, toolSubject } from '../guardrails/g
 import { askHuman, isBusFailure } from './ask.js';
 import type { InterruptBus } from './interrupt-bus.js';
 import {
+  answerText,
   buildInterrupt,
   INTERRUPT_DEFAULTS,
   type InterruptOutcome,
@@ -77,7 +78,7 @@ const THRESHOLD_RANK: Readonly<Record<ApprovalThreshold, number>> = {
  *
  * ```ts
  * const approvals = new ApprovalGate({ bus: new MemoryInterruptBus(), guardrails: new Guardrails() });
- * const executor = new Executor({ model, tools, approvals });
+ * const executor = new Executor({ model, tools, safety: { approvals } });
  * run.on('interrupt', (e) => showDialog(e.interrupt)); // the UI answers with bus.respond(id, { action: 'approve' })
  * ```
  */
@@ -158,12 +159,38 @@ export class ApprovalGate {
     return this.options.requiresApproval?.(call) ?? RANK[call.tool.risk] >= this.threshold;
   }
 
-  /** The {@link ToolGate}: scan, then ask when needed. */
+  /** The {@link ToolGate}: a question's pause or answer, else scan, then ask when needed. */
   readonly gate: ToolGate = (call, ctx) => {
+    const asked = call.tool.question && this.questionDecision(call, ctx);
+    if (asked) return asked;
     // Without guardrails, a call no rule can hold is allowed at once: the runner then stays synchronous.
     if (!this.options.guardrails && this.plainlyAllowed(call)) return { allow: true };
     return this.check(call, ctx);
   };
+
+  /**
+   * A call of a tool that asks a human (`Tool.question`) in a run that
+   * pauses to ask: answered with the answer a resume delivered (the tool
+   * does not run: its result is the answer), else deferred with its
+   * question. `undefined` when the run asks live: the tool asks itself.
+   */
+  private questionDecision(call: ReadyToolCall, ctx: RunToolsContext): GateDecision | undefined {
+    const answer = this.recall(call, ctx);
+    if (answer) return { allow: false, isError: false, result: answerText(answer) };
+    if (!ctx.deferApprovals) return undefined;
+    const { title, options } = call.tool.question!(call.args);
+    const kind = options?.length ? 'decision' : 'input';
+    const spec: InterruptSpec = {
+      kind,
+      title,
+      options,
+      toolName: call.tool.name,
+      toolCallId: call.call.id,
+      args: call.args,
+    };
+    const result = `Awaiting the user's answer to "${title}": the run is paused until it is answered.`;
+    return this.deferWith(spec, ctx, result);
+  }
 
   /** True when neither the tool, the override nor the threshold can ask about `call`. */
   private plainlyAllowed(call: ReadyToolCall): boolean {
@@ -229,18 +256,17 @@ export class ApprovalGate {
    * the bus, where an answer would reach nobody.
    */
   private defer(call: ReadyToolCall, ctx: RunToolsContext, timeoutMs: number): GateDecision {
+    const result = `Awaiting approval of ${call.tool.name}: the run is paused until it is answered. The tool has not been executed.`;
+    return this.deferWith(this.question(call, timeoutMs), ctx, result);
+  }
+
+  /** Defers a call on `spec`: the `interrupt` event lists it, `result` is what the `tool_result` event says meanwhile. */
+  private deferWith(spec: InterruptSpec, ctx: RunToolsContext, result: string): GateDecision {
     const { clock, random } = this.runtime;
     const meta = { id: newInterruptId(random), runId: ctx.runId, createdAt: clock.now() };
-    const request = buildInterrupt(this.question(call, timeoutMs), meta);
-    const interrupt = interruptView(request);
+    const interrupt = interruptView(buildInterrupt(spec, meta));
     ctx.emit.emit('interrupt', { interrupt });
-    return {
-      allow: false,
-      deferred: true,
-      interrupt,
-      isError: false,
-      result: `Awaiting approval of ${call.tool.name}: the run is paused until it is answered. The tool has not been executed.`,
-    };
+    return { allow: false, deferred: true, interrupt, isError: false, result };
   }
 
   /** The approval question for `call`. */

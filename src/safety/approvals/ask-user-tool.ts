@@ -8,7 +8,7 @@ import { lazySchema } from '../../model/lazy-zod.js';
 import { defineTool, type Tool } from '../../tools/types.js';
 import { askHuman } from './ask.js';
 import type { InterruptBus } from './interrupt-bus.js';
-import type { InterruptOutcome } from './interrupts.js';
+import { answerText } from './interrupts.js';
 
 /** Options of {@link askUserTool}. */
 export interface AskUserToolOptions {
@@ -41,7 +41,10 @@ const parameters = lazySchema<AskUserArgs>((z) =>
  * A tool the model calls to ask the user. With `options` it is a decision,
  * otherwise free text. The result tells the model what happened:
  * `User selected: <option>`, `User responded: <text>`,
- * `User skipped this question.`, or that nobody answered in time.
+ * `User skipped this question.`, or that nobody answered in time. In a run
+ * that pauses to ask (`pauseOnInterrupt`), the question is not put on the
+ * bus: the run ends `interrupted` with it in `result.interruptions`, and
+ * `state.answer(id, value)` then `resume(state)` give the call its answer.
  */
 export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, string> {
   const runtime = resolveRuntime(options.runtime);
@@ -51,6 +54,9 @@ export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, stri
     description:
       'Ask the user a question and wait for the answer. Give `options` when the user should choose one of them.',
     parameters,
+    // A run that pauses to ask defers the call with this question instead (see ApprovalGate).
+    question: ({ question, options: choices }) =>
+      choices ? { title: question, options: choices } : { title: question },
     async execute({ question, options: choices }, ctx) {
       const { outcome, request } = await askHuman(
         choices
@@ -79,16 +85,10 @@ export function askUserTool(options: AskUserToolOptions): Tool<AskUserArgs, stri
           waitingForHuman: ctx.waitingForHuman,
         },
       );
-      const text = describeOutcome(outcome);
+      const text = answerText(outcome);
       return outcome.timedOut
         ? `The user did not answer within ${Math.round(request.timeoutMs / 1000)} s. ${text}`
         : text;
     },
   });
-}
-
-function describeOutcome(outcome: InterruptOutcome): string {
-  if (outcome.action === 'select') return `User selected: ${String(outcome.value)}`;
-  if (outcome.action === 'input') return `User responded: ${String(outcome.value)}`;
-  return 'User skipped this question.';
 }

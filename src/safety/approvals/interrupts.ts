@@ -176,3 +176,14 @@ export function interruptView(request: InterruptRequest): InterruptView {
   const { runId: _runId, createdAt: _createdAt, defaultValue: _defaultValue, ...view } = request;
   return view;
 }
+
+/**
+ * What a question's answer tells the model, as a tool result:
+ * `User selected: <option>`, `User responded: <text>`, or
+ * `User skipped this question.`
+ */
+export function answerText(outcome: InterruptResponse): string {
+  if (outcome.action === 'select') return `User selected: ${String(outcome.value)}`;
+  if (outcome.action === 'input') return `User responded: ${String(outcome.value)}`;
+  return 'User skipped this question.';
+}

@@ -100,7 +100,7 @@ export function defaultGuardrails(): {
  * });
  * const verdict = await guardrails.checkInput(userText, { emit });
  * if (verdict.blocked) return refuse(verdict.reason);
- * const executor = new Executor({ model, tools, gate: guardrails.toolGate() });
+ * const executor = new Executor({ model, tools, safety: { guardrails } });
  * ```
  */
 export class Guardrails {
@@ -216,8 +216,9 @@ export class Guardrails {
   }
 
   /**
-   * The tool-output stage as a runner filter: pass it as the Executor's
-   * `outputFilter`. Outputs of trusted tools pass untouched; a blocked
+   * The tool-output stage as a tool-runner filter; agents given these
+   * guardrails as `safety.guardrails` apply it to every tool output.
+   * Outputs of trusted tools pass untouched; a blocked
    * output is withheld whole, the tool's images and files included.
    */
   outputFilter(): ToolOutputFilter {

@@ -29,6 +29,7 @@ export * from './app-host.js';
 export * from './app-templates.js';
 export * from './code-generation.js';
 export * from './data-analysis.js';
+export * from './default-agents.js';
 export * from './errors.js';
 export * from './image-generation.js';
 export * from './slide-generation.js';
@@ -41,9 +42,11 @@ export {
   type PptxPresentation,
   type PptxSlide,
 } from './slide-render.js';
+export * from './specialist-profiles.js';
 export { type Artifact, artifactSchema, INLINE_IMAGE_MAX_BYTES, imagePartSchema } from './support.js';
 export * from './task-planning.js';
 export * from './web-research.js';
+export * from './writing.js';
 
 /** A dedicated mode: the skill it invokes and the parameter that receives the task. */
 export interface DedicatedModeSkill {

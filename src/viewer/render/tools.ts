@@ -4,7 +4,7 @@
  * output cut, with a button to show all of it).
  * @module
  */
-import type { ToolActivity } from '../../state/progress-types.js';
+import type { TerminalView, ToolActivity } from '../../state/progress-types.js';
 import type { RenderContext } from './context.js';
 import { details, h } from './dom.js';
 import { duration, oneLine, pretty } from './format.js';
@@ -51,6 +51,7 @@ function renderTool(tool: ToolActivity, ctx: RenderContext): HTMLElement {
     () => [
       h('h3', null, 'Arguments'),
       longText(`args:${tool.id}`, pretty(tool.args ?? {}), 2_000, ctx),
+      tool.terminal ? renderTerminal(tool.terminal) : null,
       tool.output === undefined
         ? h('p', { class: 'tv-empty' }, 'Waiting for the result…')
         : [
@@ -61,4 +62,23 @@ function renderTool(tool: ToolActivity, ctx: RenderContext): HTMLElement {
     ],
     { class: `tv-row tv-tool tv-tool-${tool.status}`, attrs: { 'data-tool': tool.name } },
   );
+}
+
+/** A command and its output so far, as the terminal printed it; text, never markup. */
+function renderTerminal(terminal: TerminalView): HTMLElement[] {
+  const state = terminal.isStreaming
+    ? 'live'
+    : terminal.timedOut
+      ? 'timed out'
+      : `exit ${terminal.exitCode ?? 'killed'}`;
+  const dropped = terminal.droppedChars > 0 ? `[… ${terminal.droppedChars} earlier characters]\n` : '';
+  return [
+    h(
+      'h3',
+      null,
+      'Terminal',
+      h('span', { class: `tv-chip tv-terminal-${terminal.isStreaming ? 'live' : 'done'}` }, state),
+    ),
+    h('pre', { class: 'tv-terminal' }, `$ ${terminal.command}\n${dropped}${terminal.output}`),
+  ];
 }

@@ -13,7 +13,8 @@ export const VIEWER_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
-  "img-src 'self'",
+  // data: for the browser's live frames (base64 JPEG/PNG from browser_stream events).
+  "img-src 'self' data:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -60,7 +60,12 @@ describe.each(MAJORS)(
       const runtime = testRuntime();
       const tandem = model();
       const invoker = createResilientInvoker({ models: [tandem], runtime });
-      const executor = new Executor({ model: tandem, invoker: () => invoker, tools: [add], runtime });
+      const executor = new Executor({
+        model: tandem,
+        resilience: { invoker: () => invoker },
+        tools: [add],
+        runtime,
+      });
       const { result, events } = await runCollect(executor, 'Add 2+3 and 4+5', undefined, (run) => {
         // The retry waits on the fake clock: move it by the wait the provider asked for.
         run.on('retry', (event) => {

@@ -47,7 +47,7 @@ export function recordedGemini(): void {
           content: [
             {
               type: 'tool_call',
-              id: 'weather_0',
+              id: 'weather_0_m36LaZGyCLz1xs0PtNSB-QU',
               name: 'weather',
               arguments: '{"location":"San Francisco"}',
               providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
@@ -68,12 +68,17 @@ export function recordedGemini(): void {
       expect(response.message.content).toEqual([
         {
           type: 'tool_call',
-          id: 'add_0',
+          id: 'add_0_WwCzadOqH-mtz7IP8_Se8Ak',
           name: 'add',
           arguments: '{"a":2,"b":3}',
           providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
         },
-        { type: 'tool_call', id: 'multiply_1', name: 'multiply', arguments: '{"a":2,"b":3}' },
+        {
+          type: 'tool_call',
+          id: 'multiply_1_WwCzadOqH-mtz7IP8_Se8Ak',
+          name: 'multiply',
+          arguments: '{"a":2,"b":3}',
+        },
       ]);
       expect(signatureIn(file)).toMatch(/^CuwBAb4\+9vtZI\+lrRvvljZUd/);
       expect(response.finishReason).toBe('tool_calls');
@@ -107,7 +112,7 @@ export function recordedGemini(): void {
       expect(parts).toEqual([
         {
           type: 'tool-call',
-          id: 'get_country_0',
+          id: 'get_country_0_QUVVadTSNJ6_qtsPvN7J8Q0',
           name: 'get_country',
           arguments: '{}',
           index: 0,
@@ -134,12 +139,17 @@ export function recordedGemini(): void {
           content: [
             {
               type: 'tool_call',
-              id: 'add_0',
+              id: 'add_0_XQCzaYWvIqfRz7IPupTlyAk',
               name: 'add',
               arguments: '{"b":3,"a":2}',
               providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
             },
-            { type: 'tool_call', id: 'multiply_1', name: 'multiply', arguments: '{"a":2,"b":3}' },
+            {
+              type: 'tool_call',
+              id: 'multiply_1_XQCzaYWvIqfRz7IPupTlyAk',
+              name: 'multiply',
+              arguments: '{"a":2,"b":3}',
+            },
           ],
         },
         finishReason: 'tool_calls',
@@ -187,19 +197,31 @@ export function recordedGemini(): void {
       const file = 'gemini/stream-vertex-partial-args.chunks.jsonl';
       const { parts, response } = await streamed(file);
       expect(parts).toEqual([
-        { type: 'tool-call-delta', index: 0, id: 'getWeather_0', name: 'getWeather', argsDelta: '' },
+        {
+          type: 'tool-call-delta',
+          index: 0,
+          id: 'getWeather_0_dqHOab6xGLzWodAPkPuViA4',
+          name: 'getWeather',
+          argsDelta: '',
+        },
         {
           type: 'tool-call',
-          id: 'getWeather_0',
+          id: 'getWeather_0_dqHOab6xGLzWodAPkPuViA4',
           name: 'getWeather',
           arguments: '{"location":"Boston"}',
           index: 0,
           providerMetadata: { gemini: { thoughtSignature: signatureIn(file) } },
         },
-        { type: 'tool-call-delta', index: 1, id: 'getWeather_1', name: 'getWeather', argsDelta: '' },
+        {
+          type: 'tool-call-delta',
+          index: 1,
+          id: 'getWeather_1_dqHOab6xGLzWodAPkPuViA4',
+          name: 'getWeather',
+          argsDelta: '',
+        },
         {
           type: 'tool-call',
-          id: 'getWeather_1',
+          id: 'getWeather_1_dqHOab6xGLzWodAPkPuViA4',
           name: 'getWeather',
           arguments: '{"location":"San Francisco"}',
           index: 1,
