@@ -28,9 +28,11 @@ async function openAIRateLimitedOnce() {
       parameters,
       execute: ({ a, b }) => a + b,
     });
-    const run = new tandem.Executor({ model, resilience: { retry: { baseDelayMs: 1, jitter: 0 } }, tools: [add] }).run(
-      'What is 2 + 3?',
-    );
+    const run = new tandem.Executor({
+      model,
+      resilience: { retry: { baseDelayMs: 1, jitter: 0 } },
+      tools: [add],
+    }).run('What is 2 + 3?');
     const retried = [];
     run.on('retry', (event) => retried.push(event.error.kind));
     const result = await run.result;

@@ -61,7 +61,7 @@ let base = '';
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM} (set CHROMIUM_PATH)`);
   const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./fixtures/chat-page.js', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../examples/support/chat-page.js', import.meta.url))],
     bundle: true,
     write: false,
     format: 'esm',

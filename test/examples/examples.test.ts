@@ -154,11 +154,15 @@ const expectedOutput: Record<string, string[]> = {
     'tool-refund: output-available "refunded order 42"',
     'assistant: Done: order 42 is refunded.',
   ],
+  'use-chat-page.ts': ['page: serves the useChat app', 'route: asks the page to approve refund'],
   'viewer.ts': ['tandem viewer: http://127.0.0.1:', 'answered: approve', 'run ended: success'],
 };
 
 /** Arguments an example needs to end by itself: the viewer otherwise serves until Ctrl-C. */
-const exampleArgs: Record<string, string[]> = { 'viewer.ts': ['--once', '--delay', '0', '--port', '0'] };
+const exampleArgs: Record<string, string[]> = {
+  'use-chat-page.ts': ['--once'],
+  'viewer.ts': ['--once', '--delay', '0', '--port', '0'],
+};
 
 /** Runs a TypeScript file the way a user does (`node --import tsx`), from the repository root; stdout as printed. */
 async function runExampleRaw(file: string, env: NodeJS.ProcessEnv = offlineEnv): Promise<string> {
