@@ -33,7 +33,8 @@ const refund = defineTool({
 const model = new ScriptedModel(
   [
     { text: 'I will refund it.', toolCalls: [{ name: 'refund', args: { order: '42' } }] },
-    { text: 'Done: order 42 is refunded.' },
+    // Markup a model writes reaches the page as text, never as elements.
+    { text: 'Done: order 42 is <b id="injected">refunded</b>.' },
   ],
   { loop: true },
 );
