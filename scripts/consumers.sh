@@ -53,7 +53,7 @@ PACK_SUMMARY=$(node -e '
 # Scratch projects, one per distinct set of dependencies; `tarball` stands for the package.
 PROJECT_NAMES=(base zod3 valibot ai5 ai6 ai7 tools bare quickstart)
 declare -A PROJECTS=(
-  [base]="tarball zod typescript@~5.9 @types/node@20 esbuild ai @opentelemetry/api @modelcontextprotocol/sdk bullmq ioredis playwright-core"
+  [base]="tarball zod typescript@~5.9 @types/node@20 esbuild ai @opentelemetry/api @modelcontextprotocol/sdk bullmq ioredis playwright-core @electric-sql/pglite@0.5.14 @electric-sql/pglite-pgvector@0.0.15 pg @types/pg"
   [zod3]="tarball zod@~3.25.0"
   [valibot]="tarball valibot @valibot/to-json-schema"
   [ai5]="tarball zod ai@5 @ai-sdk/openai-compatible@1"
