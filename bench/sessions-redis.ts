@@ -6,10 +6,12 @@
  * port (REDIS_SERVER overrides the binary) unless `--redis <url>` is given.
  * Run: `npx tsx bench/sessions-redis.ts [--redis redis://…]`.
  */
-import { performance } from 'node:perf_hooks';
-import type { Message } from '../src/core/messages.js';
 import { RedisSessionStore } from '../src/redis/index.js';
 import { startRedisServer } from '../test/support/redis-server.js';
+import { median as medianOf, turn } from './session-turns.js';
+
+// Redis round trips vary more at first: a longer warm-up.
+const median = (runs: number, fn: (i: number) => Promise<unknown>) => medianOf(runs, fn, 20);
 
 const LONG = 100_000;
 const given = process.argv.indexOf('--redis');
@@ -17,23 +19,6 @@ const server = given < 0 ? await startRedisServer() : undefined;
 const url = server?.url ?? (process.argv[given + 1] as string);
 // A prefix of its own, so a bench against your Redis never touches other keys.
 const store = new RedisSessionStore({ connection: url, keyPrefix: `tandem-bench-${process.pid}:` });
-
-const turn = (n: number): Message[] => [
-  { role: 'user', content: `question ${n}: ${'lorem ipsum '.repeat(8)}` },
-  { role: 'assistant', content: [{ type: 'text', text: `answer ${n}: ${'dolor sit amet '.repeat(12)}` }] },
-];
-
-async function median(runs: number, fn: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 20; i++) await fn(-1 - i);
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await fn(i);
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return Math.round(samples[Math.floor(samples.length / 2)]! * 1000) / 1000;
-}
 
 try {
   const long = store.session('long');

@@ -6,11 +6,10 @@
  * Medians of repeated runs, milliseconds.
  * Run: `npx tsx bench/sessions.ts [--postgres postgres://…] [--no-pglite] [--vectors 100000] [--dims 256]`.
  */
-import { performance } from 'node:perf_hooks';
-import type { Message } from '../src/core/messages.js';
 import { openPgliteStore } from '../src/pglite/index.js';
 import { openPostgresStore } from '../src/postgres/index.js';
 import type { SqlStore } from '../src/sql/index.js';
+import { median, turn } from './session-turns.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -19,23 +18,6 @@ const arg = (name: string) => {
 const LONG = 100_000;
 const VECTORS = Number(arg('vectors') ?? 100_000);
 const DIMS = Number(arg('dims') ?? 256);
-
-const turn = (n: number): Message[] => [
-  { role: 'user', content: `question ${n}: ${'lorem ipsum '.repeat(8)}` },
-  { role: 'assistant', content: [{ type: 'text', text: `answer ${n}: ${'dolor sit amet '.repeat(12)}` }] },
-];
-
-async function median(runs: number, fn: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 5; i++) await fn(-1 - i);
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await fn(i);
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return Math.round(samples[Math.floor(samples.length / 2)]! * 100) / 100;
-}
 
 /** Fills `threadId` with `count` messages (turns of 2) in batches of 1 000 (the bench measures reads and appends, not the fill). */
 async function fill(store: SqlStore, threadId: string, count: number): Promise<void> {

@@ -4,14 +4,14 @@
  * outage the server's data survives, and what the store holds afterwards can
  * be compared with what the run was told.
  */
-import { Redis, type RedisOptions } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis, RedisOptions } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, Orchestrator, type RunState, type TandemEvent } from '../../src/index.js';
 import { RedisCheckpointStore } from '../../src/redis/index.js';
 import { FakeClock, flush, ScriptedModel, testRuntime } from '../../src/testing/index.js';
-import { type RedisServer, startRedisServer } from '../support/redis-server.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { useRedisBehindProxy } from '../support/redis-outage.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const variants: [string, RedisOptions][] = [
   ['default ioredis options', {}],
@@ -21,39 +21,14 @@ const variants: [string, RedisOptions][] = [
 const KEY = 'tandem:checkpoint:';
 
 describe.each(variants)('Redis checkpoint saves across an outage (%s)', (_name, base) => {
-  let server: RedisServer;
-  let proxy: TcpProxy;
+  const redis = useRedisBehindProxy(base);
+  const { outage, recovery } = redis;
   let client: Redis;
   let admin: Redis;
-
-  beforeEach(async () => {
-    server = await startRedisServer();
-    proxy = await startTcpProxy(server.port);
-    // The test owns this client, so it listens to its errors itself.
-    client = new Redis({ port: proxy.port, ...base, retryStrategy: () => 5 }).on('error', () => {});
-    admin = new Redis(server.url);
+  let proxy: TcpProxy;
+  beforeEach(() => {
+    ({ client, admin, proxy } = redis);
   });
-  afterEach(async () => {
-    client.disconnect();
-    admin.disconnect();
-    await proxy.close();
-    await server.stop();
-  });
-
-  /** Cuts Redis off and resolves once the client has seen it. */
-  async function outage(): Promise<void> {
-    const dropped = new Promise((resolve) => client.once('close', resolve));
-    await proxy.cut();
-    await dropped;
-  }
-
-  /** Brings Redis back and resolves once the client is ready and everything it had queued was answered. */
-  async function recovery(): Promise<void> {
-    const ready = new Promise((resolve) => client.once('ready', resolve));
-    await proxy.restore();
-    await ready;
-    await client.ping();
-  }
 
   const stored = async (runId: string) => JSON.parse((await admin.get(KEY + runId)) ?? 'null')?.state;
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineTool, Executor, SessionError, type TandemEvent } from '../../src/index.js';
 import { RedisSessionStore } from '../../src/redis/index.js';
 import { FakeClock, ScriptedModel, testRuntime } from '../../src/testing/index.js';
+import { outageOf } from '../support/redis-outage.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
@@ -30,17 +31,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function outage(): Promise<void> {
-  const dropped = new Promise((resolve) => client.once('close', resolve));
-  await proxy.cut();
-  await dropped;
-}
-
-async function recovery(): Promise<void> {
-  const ready = new Promise((resolve) => client.once('ready', resolve));
-  await proxy.restore();
-  await ready;
-}
+const outage = () => outageOf(client, proxy).outage();
+const recovery = () => outageOf(client, proxy).recovery();
 
 it('returns the result when Redis goes away mid-run; the failed turn is appended whole once Redis is back', async () => {
   const storeClock = new FakeClock();
