@@ -10,12 +10,12 @@
 import { defaultContext } from '../../context/default-context.js';
 import { ConfigError, isErrorOf } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
-import type { Emitter, EventPayloads, EventTags } from '../../core/events.js';
+import type { Emitter, EventPayloads } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
 import { linkAbort, Run } from '../../core/run.js';
 import { type BudgetCheck, BudgetGuard, checkModelPrices, RunBudget } from '../../core/run-budget.js';
-import { contentText, inputMessages, type RunIds, type RunInput } from '../../core/run-input.js';
+import { inputMessages, type RunIds, type RunInput } from '../../core/run-input.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
 import { Watchdog } from '../../core/watchdog.js';
@@ -43,6 +43,7 @@ import type {
   StructuredResult,
   SystemPromptSource,
 } from './options.js';
+import { completePayload, startedPayload, tagsOf } from './run-events.js';
 import {
   executeOnSession,
   resumePoint,
@@ -391,34 +392,4 @@ function requestBase(
   if (options.temperature !== undefined) base.temperature = options.temperature;
   if (options.maxOutputTokens !== undefined) base.maxOutputTokens = options.maxOutputTokens;
   return base;
-}
-
-function completePayload(result: ExecutorResult): EventPayloads['complete'] {
-  const payload: EventPayloads['complete'] = {
-    output: result.output,
-    status: result.status,
-    usage: result.usage,
-  };
-  if (result.error) payload.error = { kind: result.error.kind, message: result.error.message };
-  return payload;
-}
-
-function tagsOf(agent: string, stepId: string | undefined): EventTags {
-  return stepId === undefined ? { agent } : { agent, stepId };
-}
-
-/** The `run_started` payload: the request's text and the ids the caller gave. */
-function startedPayload(messages: readonly Message[], ids: RunIds): EventPayloads['run_started'] {
-  const started: EventPayloads['run_started'] = { input: inputText(messages) };
-  if (ids.resourceId !== undefined) started.resourceId = ids.resourceId;
-  if (ids.threadId !== undefined) started.threadId = ids.threadId;
-  return started;
-}
-
-function inputText(messages: readonly Message[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.role === 'user') return contentText(message.content);
-  }
-  return '';
 }
