@@ -75,8 +75,9 @@ describe.skipIf(!haveChromium)('browser tools in Chromium', () => {
     session = new BrowserSession({
       executablePath: CHROMIUM,
       network: { allowHosts: [`127.0.0.1:${site.port}`] },
-      navigationTimeoutMs: 3_000,
-      actionTimeoutMs: 1_500,
+      // Generous for a loaded CI machine running many files at once; the never-loading page still times out typed.
+      navigationTimeoutMs: 8_000,
+      actionTimeoutMs: 4_000,
       downloadsDir: downloads,
       viewerUrl: (runId) => `${viewerBase}/#run=${runId}`,
     });
