@@ -166,6 +166,17 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
   }
 
   private deliver(type: EventType, payload: EventPayloads[EventType], tags: EventTags | undefined): void {
+    const emitter = this.emitter;
+    const queues = this.queues;
+    if (type === 'complete' || type === 'error') this.ended = true;
+    if (!emitter && !queues) {
+      // Nobody listens and no iterator reads: the event is not built, only its effects on the run kept
+      // (its number, the usage total). A third of a zero-latency turn's event work (bench/).
+      this.seq++;
+      if (type === 'usage') this.priced(payload as EventPayloads['usage']);
+      if (this.ended) this.finish();
+      return;
+    }
     // One literal, one copy of each source: the payload's fields win over the tags'.
     const event = (
       tags
@@ -173,19 +184,24 @@ export class EventBus implements Emitter, AsyncIterable<TandemEvent> {
         : { type, runId: this.runId, seq: ++this.seq, at: this.clock.now(), ...payload }
     ) as TandemEvent;
     if (event.type === 'usage') {
-      const price = event.usage.costUsd === undefined ? this.prices?.(event.model) : undefined;
-      // A copy: the emitter's usage record may be its own running sum.
-      if (price) event.usage = { ...event.usage, costUsd: costOf(event.usage, price) };
-      event.total = { ...addUsage(this.usage, event.usage) };
+      event.usage = this.priced(event);
+      event.total = { ...this.usage };
     }
-    if (type === 'complete' || type === 'error') this.ended = true;
-    if (this.queues) for (const queue of this.queues) queue.offer(event);
-    const emitter = this.emitter;
+    if (queues) for (const queue of queues) queue.offer(event);
     if (emitter) {
       emitter.emit(type, event);
       emitter.emit('*', event);
     }
     if (this.ended) this.finish();
+  }
+
+  /** A call's usage with its cost, when the bus knows the model's price, added to the run's total. */
+  private priced(call: EventPayloads['usage']): Usage {
+    const price = call.usage.costUsd === undefined ? this.prices?.(call.model) : undefined;
+    // A copy: the emitter's usage record may be its own running sum.
+    const usage = price ? { ...call.usage, costUsd: costOf(call.usage, price) } : call.usage;
+    addUsage(this.usage, usage);
+    return usage;
   }
 
   scope(tags: EventTags): Emitter {

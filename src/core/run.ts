@@ -23,8 +23,15 @@ export interface RunInit<T> {
    * rejects only for misuse. It must not emit `complete` or `error`.
    */
   body: (signal: AbortSignal, abort: (reason?: unknown) => void) => Promise<T>;
-  /** The payload of the `complete` event for a result. */
+  /**
+   * The payload of the `complete` event for a result. Called once, before the
+   * event and before `result` resolves, so it may also finish the result.
+   */
   complete: (result: T) => EventPayloads['complete'];
+  /** Told when the body rejects (misuse), before the `error` event. */
+  failed?: (error: unknown) => void;
+  /** Told right after the run's signal aborted, however it was aborted (the body's, the caller's, `abort()`). */
+  aborted?: () => void;
   /** Usage so far, reported in the `error` event. */
   usage?: () => Usage | undefined;
 }
@@ -60,29 +67,41 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
   readonly result: Promise<T>;
   private readonly bus: EventBus;
   private readonly controller = new AbortController();
+  private readonly init: RunInit<T>;
+  private readonly unlink: () => void;
+  // Set by the executor of `result`, which runs at once.
+  private resolve!: (result: T) => void;
+  private reject!: (error: TandemError) => void;
 
   constructor(init: RunInit<T>) {
     this.bus = init.bus;
     this.runId = init.bus.runId;
-    const unlink = linkAbort(init.signal, this.controller);
-    // A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.
-    this.result = Promise.resolve().then(() => this.execute(init));
-    // Either also keeps an unobserved rejection from being reported.
-    if (unlink === noop) this.result.catch(noop);
-    else this.result.then(unlink, unlink);
+    this.init = init;
+    this.unlink = linkAbort(init.signal, this.abortWith);
+    // Settled by the body's own handlers, not chained to the body's promise: a waiting run holds one layer
+    // of promises for its handle instead of three (bench: memory per waiting run).
+    this.result = new Promise<T>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      // A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.
+      Promise.resolve().then(() => this.execute(init));
+    });
   }
-
   /** True once the run emitted `complete` or `error`. */
   get isEnded(): boolean {
     return this.bus.isEnded;
   }
 
   /** What the body aborts the run with (its own reason, or none). */
-  private readonly abortWith = (reason?: unknown): void => this.controller.abort(reason);
+  private readonly abortWith = (reason?: unknown): void => {
+    if (this.controller.signal.aborted) return;
+    this.controller.abort(reason);
+    this.init.aborted?.();
+  };
 
   /** Aborts the run: the model call and every tool see the signal; the result is `failed` with an `AbortError`. */
   abort(reason?: unknown): void {
-    this.controller.abort(reason ?? new AbortError('run aborted by the caller'));
+    this.abortWith(reason ?? new AbortError('run aborted by the caller'));
   }
 
   /** Listens to one event type (or `'*'` for all). Listeners run synchronously; one that throws does not stop the run. */
@@ -115,7 +134,7 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
   }
 
   // Promise handlers rather than an async function: a waiting run holds no suspended frame for it.
-  private execute(init: RunInit<T>): Promise<T> {
+  private execute(init: RunInit<T>): void {
     const signal = this.controller.signal;
     let body: Promise<T>;
     try {
@@ -123,19 +142,24 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
     } catch (error) {
       body = Promise.reject(error);
     }
-    return body.then(
+    body.then(
       (result) => {
-        if (!this.bus.isEnded) this.bus.emit('complete', init.complete(result));
-        return result;
+        try {
+          const payload = init.complete(result);
+          if (!this.bus.isEnded) this.bus.emit('complete', payload);
+        } catch (error) {
+          return this.fail(init, error, signal);
+        }
+        this.unlink();
+        this.resolve(result);
       },
-      (error: unknown) => {
-        throw this.failed(init, error, signal);
-      },
+      (error: unknown) => this.fail(init, error, signal),
     );
   }
 
-  /** The typed error a failed run ends with, announced by an `error` event. */
-  private failed(init: RunInit<T>, error: unknown, signal: AbortSignal): TandemError {
+  /** Ends the run with the typed error of a failed body, announced by an `error` event. */
+  private fail(init: RunInit<T>, error: unknown, signal: AbortSignal): void {
+    init.failed?.(error);
     const typed = toTandemError(error, signal);
     if (!this.bus.isEnded) {
       const payload: EventPayloads['error'] = { error: { kind: typed.kind, message: typed.message } };
@@ -143,7 +167,10 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
       if (usage) payload.usage = { ...usage };
       this.bus.emit('error', payload);
     }
-    return typed;
+    this.unlink();
+    // Handled here, so a caller who never looks at `result` gets no unhandled rejection.
+    this.result.catch(noop);
+    this.reject(typed);
   }
 }
 
@@ -161,14 +188,14 @@ export function abortErrorOf(signal: AbortSignal): AbortError {
 }
 
 /**
- * Aborts `controller` when `parent` aborts (at once if it already has).
- * Returns the function that removes the link.
+ * Calls `abort` with `parent`'s reason when `parent` aborts (at once if it
+ * already has). Returns the function that removes the link.
  */
-export function linkAbort(parent: AbortSignal | undefined, controller: AbortController): () => void {
+export function linkAbort(parent: AbortSignal | undefined, abort: (reason: unknown) => void): () => void {
   if (!parent) return noop;
   if (parent.aborted) {
-    controller.abort(parent.reason);
+    abort(parent.reason);
     return noop;
   }
-  return onAbort(parent, () => controller.abort(parent.reason));
+  return onAbort(parent, () => abort(parent.reason));
 }

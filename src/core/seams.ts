@@ -60,18 +60,9 @@ export const systemRandom: Random = { next: () => Math.random() };
  */
 export function createIdGenerator(random?: Random): IdGenerator {
   const uuid = random ? () => uuidFrom(random) : platformUUID();
-  return { next: (prefix) => flat(`${prefix}_${uuid()}`) };
-}
-
-/**
- * `text` as one flat string. A UUID is built from many pieces, and V8 keeps
- * the concatenation as a tree of them (about 450 bytes, held by every event
- * of the run) until something reads a character: reading one flattens it to
- * about 60 bytes.
- */
-function flat(text: string): string {
-  // The comparison uses the read, so a minifier does not drop it (an empty text is '' either way).
-  return text.charCodeAt(0) >= 0 ? text : '';
+  // A join, not a template: Node builds a UUID from pieces, and V8 keeps a concatenation as a tree of them
+  // (about 500 bytes, held by every event of the run); a join makes one flat string of about 60.
+  return { next: (prefix) => [prefix, uuid()].join('_') };
 }
 
 function platformUUID(): () => string {

@@ -34,24 +34,39 @@ export class Watchdog {
   private cancel: CancelTimer | undefined;
   /** When the armed timer fires (`Infinity`: none is armed). */
   private due = Infinity;
+  /** The listener on `signal` while something is watched (made on first use). */
+  private listener: (() => void) | undefined;
   private listening = false;
 
   constructor(
     readonly clock: Clock,
     /** The run's signal: its abort reaches what is watched. */
     readonly signal?: AbortSignal,
+    /**
+     * Whether the watchdog listens to `signal` itself. The owner of the signal
+     * may call {@link abort} instead when it aborts it: a `Run` does, which
+     * spares every run waiting on its model an event listener (bench).
+     */
+    private readonly listens = true,
   ) {}
 
   /** Watches `watched`, first looking at it at `due` (clock time). */
   watch(watched: Watched, due: number): void {
     this.watched.add(watched);
-    if (!this.listening && this.signal && !this.signal.aborted) {
+    if (this.listens && !this.listening && this.signal && !this.signal.aborted) {
       this.listening = true;
       // A listener of its own rather than the shared one of `abort-listeners.ts`: one per run, and a waiting
       // run then holds no listener set for its signal (bench: memory per waiting run).
-      this.signal.addEventListener('abort', this.aborted, { once: true });
+      this.listener ??= () => this.abort();
+      this.signal.addEventListener('abort', this.listener, { once: true });
     }
     if (due < this.due) this.arm(due);
+  }
+
+  /** The signal aborted: the abort reaches everything watched. */
+  abort(): void {
+    this.listening = false;
+    for (const watched of [...this.watched]) watched.abort?.();
   }
 
   /**
@@ -68,7 +83,7 @@ export class Watchdog {
   dispose(): void {
     this.disarm();
     this.watched.clear();
-    if (this.listening) this.signal?.removeEventListener('abort', this.aborted);
+    if (this.listening && this.listener) this.signal?.removeEventListener('abort', this.listener);
     this.listening = false;
   }
 
@@ -97,10 +112,5 @@ export class Watchdog {
     }
     // A check may have watched something new, arming the timer already.
     if (next < this.due) this.arm(next);
-  };
-
-  private readonly aborted = (): void => {
-    this.listening = false;
-    for (const watched of [...this.watched]) watched.abort?.();
   };
 }

@@ -103,6 +103,7 @@ export async function prepareToolCalls(
     };
   }
   const prepared = new Array<PreparedCall | Promise<PreparedCall>>(calls.length);
+  let pending = false;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
     const { tool, requestedName } = tools[i]!;
@@ -114,12 +115,15 @@ export async function prepareToolCalls(
       continue;
     }
     const validated = checkSchema(tool.parameters, raw);
+    if (validated instanceof Promise) pending = true;
     prepared[i] =
       validated instanceof Promise
         ? validated.then((outcome) => readyCall(call, tool, raw, outcome, requestedName))
         : readyCall(call, tool, raw, validated, requestedName);
   }
-  return { calls: await Promise.all(prepared), unknownTool: false, invalidJson: false };
+  // Schemas that validate synchronously (zod's) need no `Promise.all`: a promise per call less every turn (bench/).
+  const ready = pending ? await Promise.all(prepared) : (prepared as PreparedCall[]);
+  return { calls: ready, unknownTool: false, invalidJson: false };
 }
 
 /** The id of an earlier call of the turn to the same tool with the same arguments text. */

@@ -11,6 +11,7 @@ import type { Emitter, EventPayloads, InterruptView } from '../core/events.js';
 import { mediaSummary } from '../core/media.js';
 import type { MediaPart } from '../core/messages.js';
 import { type Clock, systemClock } from '../core/seams.js';
+import { isThenable } from '../core/thenable.js';
 import { denial, filter, gateFailure } from './gate-filter.js';
 import { abortedText, type CallContext, invokeTool, type Settled } from './invoke.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './output.js';
@@ -212,19 +213,24 @@ export class ToolRunner {
     this.limiter ? this.limiter(() => this.execute(prepared, ctx)) : this.execute(prepared, ctx, startedAt);
 
   /** Gate, tool, filter. */
-  private readonly execute = async (
+  private readonly execute = (
     prepared: ReadyToolCall,
     ctx: RunToolsContext,
     start = this.clock.now(),
   ): Promise<ToolOutcome> => {
     if (!ctx.gate) return this.invoke(prepared, ctx, start, undefined);
-    let decision: Awaited<ReturnType<ToolGate>>;
+    let decision: ReturnType<ToolGate>;
     try {
-      decision = await ctx.gate(prepared, ctx);
+      decision = ctx.gate(prepared, ctx);
     } catch (error) {
       return this.invoke(prepared, ctx, start, gateFailure(error));
     }
-    return this.invoke(prepared, ctx, start, denial(decision));
+    // A verdict given at once (the built-in scan's) goes straight on: no promise hop per call (bench/).
+    if (!isThenable(decision)) return this.invoke(prepared, ctx, start, denial(decision));
+    return Promise.resolve(decision).then(
+      (verdict) => this.invoke(prepared, ctx, start, denial(verdict)),
+      (error: unknown) => this.invoke(prepared, ctx, start, gateFailure(error)),
+    );
   };
 
   /** Runs the allowed call (`denied` answers it instead) and completes it. */

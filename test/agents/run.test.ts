@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Run } from '../../src/agents/index.js';
+import { Run, type RunInit } from '../../src/agents/index.js';
 import { AbortError, RunError } from '../../src/core/errors.js';
 import { EventBus } from '../../src/core/event-bus.js';
 import type { TandemEvent } from '../../src/core/events.js';
@@ -168,5 +168,96 @@ describe('Run', () => {
     expect(results).toEqual(['3']);
     expect(spy).toHaveBeenCalledWith(expect.stringContaining('tool_call'), expect.any(Error));
     expectInvariants(events);
+  });
+
+  describe('the hooks of its init', () => {
+    // The body settles on its signal's abort, whatever `body` does.
+    const hooked = ({ body, ...hooks }: Partial<RunInit<{ n: number }>>, signal?: AbortSignal) => {
+      const bus = new EventBus({ runId: 'run_h', clock: new FakeClock() });
+      const order: string[] = [];
+      bus.on('*', (e) => order.push(e.type));
+      const run = new Run<{ n: number }>({
+        bus,
+        signal,
+        body: (s, abort) =>
+          new Promise((resolve, reject) => {
+            s.addEventListener('abort', () => reject(s.reason));
+            body?.(s, abort).then(resolve, reject);
+          }),
+        complete: (result) => ({ output: String(result.n), status: 'success', usage: emptyUsage() }),
+        ...hooks,
+      });
+      return { run, order };
+    };
+
+    it('complete finishes the result before the complete event and before result resolves', async () => {
+      const { run, order } = hooked({
+        body: async () => ({ n: 1 }),
+        complete: (result) => {
+          result.n = 2;
+          order.push('complete hook');
+          return { output: String(result.n), status: 'success', usage: emptyUsage() };
+        },
+      });
+      await expect(run.result).resolves.toEqual({ n: 2 });
+      expect(order).toEqual(['complete hook', 'complete']);
+    });
+
+    it('a complete hook that throws fails the run with a typed error instead of hanging it', async () => {
+      const failed = vi.fn();
+      const { run, order } = hooked({
+        body: async () => ({ n: 1 }),
+        complete: () => {
+          throw new Error('hook bug');
+        },
+        failed,
+      });
+      await expect(run.result).rejects.toMatchObject({ kind: 'internal', message: 'hook bug' });
+      expect(failed).toHaveBeenCalledOnce();
+      expect(order).toEqual(['error']);
+    });
+
+    it('failed is told before the error event', async () => {
+      const order: string[] = [];
+      const { run, order: events } = hooked({
+        body: async () => {
+          throw new RunError('plan', 'no plan');
+        },
+        failed: (error) => order.push(`failed:${(error as Error).message}`),
+      });
+      await run.result.catch(() => {});
+      expect(order).toEqual(['failed:no plan']);
+      expect(events).toEqual(['error']);
+    });
+
+    it('aborted is told once the signal aborted, whoever aborted it, and once only', async () => {
+      const reasons: unknown[] = [];
+      let runSignal: AbortSignal | undefined;
+      const byBody = hooked({
+        body: (signal, abort) => {
+          runSignal = signal;
+          queueMicrotask(() => abort('time is up'));
+          return new Promise(() => {});
+        },
+        aborted: () => reasons.push(runSignal?.reason),
+      });
+      await byBody.run.result.catch(() => {});
+      byBody.run.abort('again');
+      expect(reasons).toEqual(['time is up']);
+
+      const caller = new AbortController();
+      const told = vi.fn();
+      const byCaller = hooked({ body: () => new Promise(() => {}), aborted: told }, caller.signal);
+      await flush();
+      caller.abort('caller stop');
+      await byCaller.run.result.catch(() => {});
+      expect(told).toHaveBeenCalledOnce();
+
+      const byAbort = hooked({ body: () => new Promise(() => {}), aborted: told });
+      await flush();
+      byAbort.run.abort();
+      await expect(byAbort.run.result).rejects.toBeInstanceOf(AbortError);
+      expect(told).toHaveBeenCalledTimes(2);
+    });
   });
 });

@@ -251,4 +251,32 @@ describe('EventBus', () => {
       await expect(pause).resolves.toBeUndefined();
     });
   });
+
+  describe('with nobody listening', () => {
+    const usage = (inputTokens: number) => ({ ...emptyUsage(), inputTokens, outputTokens: 1 });
+    const priced = (clock: FakeClock) =>
+      new EventBus({ runId: 'run_1', clock, prices: () => ({ input: 1, output: 2 }) });
+
+    it('still numbers its events and prices and totals usage, as a listener attached later sees', () => {
+      const b = priced(new FakeClock(0));
+      b.emit('token', { delta: 'unheard' });
+      b.emit('usage', { model: 'm', usage: usage(10), total: emptyUsage() });
+      const events: TandemEvent[] = [];
+      b.on('*', (e) => events.push(e));
+      b.emit('usage', { model: 'm', usage: usage(5), total: emptyUsage() });
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ seq: 3, type: 'usage', total: { inputTokens: 15, outputTokens: 2 } });
+      // Priced per call: (10 + 1·2) / 1e6 before, (5 + 2) / 1e6 now.
+      expect(b.usage.costUsd).toBeCloseTo(19 / 1_000_000, 12);
+    });
+
+    it('ends on complete: an iterator started afterwards yields nothing', async () => {
+      const { bus: b } = bus();
+      b.emit('complete', complete);
+      expect(b.isEnded).toBe(true);
+      const seen: TandemEvent[] = [];
+      for await (const e of b) seen.push(e);
+      expect(seen).toEqual([]);
+    });
+  });
 });

@@ -19,7 +19,8 @@ import type { LoopState } from './loop-state.js';
 import { TurnNotes } from './request-notes.js';
 
 /**
- * One model call with the conversation so far. Without a context manager
+ * One model call with the conversation so far; the reply's usage is not yet
+ * booked ({@link bookUsage}). Without a context manager
  * (or with the default one while the conversation is short) or a
  * `prepareRequest` hook the request goes out as is, with no extra hop.
  */
@@ -66,7 +67,7 @@ async function sendPrepared(
   return send(loop, request, notes);
 }
 
-/** Calls the model and books the call's usage. */
+/** Calls the model; the turn books the reply's usage ({@link bookUsage}). */
 function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promise<ModelResponse> {
   const { deps, run } = loop;
   const compress = notes ? notes.around(run.context?.compressHook) : run.context?.compressHook;
@@ -81,15 +82,21 @@ function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promis
   const call = deps.invoker.invoke(request, options);
   // The run's signal also fires at its time limit: an invoker of your own deaf to it still lets the run settle.
   // The built-in invoker settles on that signal itself: racing it again would cost every waiting run a promise layer.
-  const settled = settlesOnAbort(deps.invoker) ? call : abortable(call, run.signal);
-  return settled.then((response) => {
-    addUsage(run.usage, response.usage);
-    run.emit.emit('usage', {
-      model: answeringModelId(response, deps.invoker),
-      usage: response.usage,
-      total: { ...run.usage },
-    });
-    return response;
+  return settlesOnAbort(deps.invoker) ? call : abortable(call, run.signal);
+}
+
+/**
+ * Books a reply's usage on the run and reports it. The turn calls it first
+ * thing with the reply, rather than a handler here: one promise layer less
+ * for every run waiting on its model (bench).
+ */
+export function bookUsage(loop: LoopState, response: ModelResponse): void {
+  const { deps, run } = loop;
+  addUsage(run.usage, response.usage);
+  run.emit.emit('usage', {
+    model: answeringModelId(response, deps.invoker),
+    usage: response.usage,
+    total: { ...run.usage },
   });
 }
 
@@ -102,12 +109,13 @@ function send(loop: LoopState, request: ModelRequest, notes?: TurnNotes): Promis
 function requestOf(loop: LoopState, tools: ToolSpec[]): ModelRequest {
   const { deps, run } = loop;
   const last = loop.request;
-  if (last && last.specs === tools && !deps.options.prepareRequest) return last.request;
+  if (last && loop.requestSpecs === tools && !deps.options.prepareRequest) return last;
   // Not a spread: V8 gave each spread copy a hidden class of its own, a few hundred bytes per run.
   const request: ModelRequest = Object.assign({}, deps.base) as ModelRequest;
   request.messages = run.messages;
   if (tools.length > 0) request.tools = tools;
-  loop.request = { request, specs: tools };
+  loop.request = request;
+  loop.requestSpecs = tools;
   return request;
 }
 

@@ -8,16 +8,15 @@
  */
 
 import { defaultContext } from '../../context/default-context.js';
-import { ConfigError, isErrorOf } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
-import type { Emitter, EventPayloads } from '../../core/events.js';
+import type { Emitter } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
 import { linkAbort, Run } from '../../core/run.js';
 import { type BudgetCheck, BudgetGuard, checkModelPrices, RunBudget } from '../../core/run-budget.js';
-import { inputMessages, type RunIds, type RunInput } from '../../core/run-input.js';
+import { inputMessages, type RunInput } from '../../core/run-input.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
-import { emptyUsage, type Usage } from '../../core/usage.js';
+import { emptyUsage } from '../../core/usage.js';
 import { Watchdog } from '../../core/watchdog.js';
 import { invokerModelIds, type ModelInvoker } from '../../model/invoke.js';
 import { invokerFactory } from '../../model/resilience/invoker-options.js';
@@ -28,11 +27,17 @@ import type { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import { type LongTermMemory, memoryOf } from '../../state/long-term-memory.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { ToolRunner } from '../../tools/runner.js';
-import { pausedExecution, takeExecution, withApprovals } from './approvals.js';
+import { takeExecution, withApprovals } from './approvals.js';
 import { guardedGate } from './default-gate.js';
+import {
+  type ExecutionHost,
+  ExecutionInit,
+  type ExecutionTarget,
+  type ExecutorRunOptions,
+} from './execution-init.js';
 import { failedBeforeStart, runLoop } from './loop.js';
 import type { LoopDeps, LoopRun } from './loop-state.js';
-import { addMemoryTool, aroundExecution, withRunMemory } from './memory-run.js';
+import { addMemoryTool, withRunMemory } from './memory-run.js';
 import type { ConversationContext } from './option-groups.js';
 import type {
   ExecuteOptions,
@@ -43,24 +48,13 @@ import type {
   StructuredResult,
   SystemPromptSource,
 } from './options.js';
-import { completePayload, startedPayload, tagsOf } from './run-events.js';
-import {
-  executeOnSession,
-  resumePoint,
-  type SessionExecuteOptions,
-  type SessionRunOptions,
-  sessionContext,
-  withSessionIds,
-} from './session-run.js';
+import { tagsOf } from './run-events.js';
+import { resumePoint, type SessionExecuteOptions, sessionContext, withSessionIds } from './session-run.js';
 import { type ExecutorSettings, executorSettings, resolveLimits } from './settings.js';
 import { outputPlan, withOutput } from './structured-output.js';
 import { WallClockBudget, watchCallerDeadline } from './wall-clock-budget.js';
 
-/**
- * Options of {@link Executor.run}: those of one execution, and the run's ids
- * (`runId` becomes the run's id on every event).
- */
-export type ExecutorRunOptions = Omit<ExecuteOptions, 'emit'> & RunIds & SessionRunOptions;
+export type { ExecutorRunOptions } from './execution-init.js';
 
 /** Options of an execution started by another agent, on its emitter (see {@link executeOn}). */
 export type ExecuteOnOptions = ExecuteOptions & {
@@ -117,6 +111,10 @@ export class Executor<T = undefined> {
   private readonly base: Omit<ModelRequest, 'messages'>;
   private readonly prices: PriceLookup | undefined;
   private readonly memory: LongTermMemory | undefined;
+  /** What every run of this executor shares (`execution-init.ts`). */
+  private readonly host: ExecutionHost;
+  /** The loop's dependencies on the cached base, without an output schema: made by the first such run. */
+  private deps: LoopDeps | undefined;
   /** Run options `resume` made, and where in its conversation the resumed run starts appending to its session. */
   private readonly resumes = new WeakMap<ExecutorRunOptions, number>();
 
@@ -147,6 +145,12 @@ export class Executor<T = undefined> {
       maxOutputChars: settings.maxOutputChars,
     });
     this.base = requestBase(settings, undefined);
+    this.host = {
+      clock: this.runtime.clock,
+      approvals: this.options.approvals,
+      memory: this.memory,
+      execute: (messages, options, on) => this.executeWith(messages, options, on),
+    };
   }
 
   /**
@@ -186,48 +190,8 @@ export class Executor<T = undefined> {
           (error) => run?.abort(error),
         )
       : undefined;
-    run = new Run<ExecutorResult>({
-      bus,
-      signal: options.signal,
-      usage: () => usage,
-      complete: completePayload,
-      body: (signal, abort) => {
-        emit.emit('run_started', startedPayload(messages, options));
-        if (unpriced) emit.emit('unpriced_models', unpriced);
-        emit.emit('stage', { name: 'executing', status: 'running' });
-        const memoryRun = { ids: { ...options, runId }, input: messages, emit, signal };
-        const onSession = { runId, clock, emit, input: messages, usage, resumedFrom };
-        const execute = () =>
-          executeOnSession(options, onSession, (opts) =>
-            this.executeWith(messages, { ...opts, signal, budget }, bus, usage, abort),
-          );
-        return aroundExecution(this.memory, memoryRun, execute).then(
-          (result) => {
-            // The bus prices each call; the result reports what the whole run cost.
-            if (bus.usage.costUsd !== undefined) result.usage.costUsd = bus.usage.costUsd;
-            const failed = result.status === 'failed';
-            const stage: EventPayloads['stage'] = {
-              name: 'executing',
-              status: failed ? 'failed' : 'completed',
-            };
-            if (failed && result.error) stage.detail = result.error.message;
-            emit.emit('stage', stage);
-            if (result.status === 'interrupted') {
-              result.state = pausedExecution(runId, result, this.options.approvals, clock.now());
-            }
-            // Here rather than on `run.result`: a closure and a promise less for every waiting run (bench).
-            this.options.approvals?.forgetRun(runId);
-            return result;
-          },
-          (error: unknown) => {
-            this.options.approvals?.forgetRun(runId);
-            // Misuse found once the run started: the stage closes before the run rejects.
-            emit.emit('stage', { name: 'executing', status: 'failed', detail: (error as Error).message });
-            throw error;
-          },
-        );
-      },
-    });
+    const parts = { bus, emit, runId, messages, options, usage, unpriced, budget, resumedFrom };
+    run = new Run<ExecutorResult>(new ExecutionInit(this.host, parts));
     if (budget) run.result.finally(() => budget.dispose()).catch(() => {});
     return run;
   }
@@ -266,7 +230,10 @@ export class Executor<T = undefined> {
   static {
     // The one way in for the orchestrator, handoffs and skills; not a method, so not public API.
     executeOn = (executor, input, options) =>
-      executor.executeWith(input, options, options.emit, emptyUsage()) as Promise<any>;
+      executor.executeWith(input, options, {
+        emit: options.emit.scope(tagsOf(executor.name, options.stepId)),
+        usage: emptyUsage(),
+      }) as Promise<any>;
   }
 
   /** The request fields of an execution: the per-call system override, the built prompt, or the cached base. */
@@ -278,86 +245,82 @@ export class Executor<T = undefined> {
     return requestBase(this.options, built.parts);
   }
 
+  /**
+   * The loop on the execution's request fields, made first unless they are
+   * the cached base. The loop releases the run (`releaseRun`) when it ends;
+   * a failure before it starts does so in `failedBeforeStart`.
+   */
+  private startLoop(options: SessionExecuteOptions, run: LoopRun): Promise<ExecutorResult> {
+    const start = (base: Omit<ModelRequest, 'messages'>) =>
+      this.loop(
+        withRunMemory(this.memory, base, { runId: run.emit.runId, stepId: options.stepId }),
+        options,
+        run,
+      );
+    if (options.system !== undefined || isPromptSource(this.options.instructions)) {
+      return this.baseFor(options.system).then(start, (error) => failedBeforeStart(run, error));
+    }
+    // The cached base goes straight to the loop: no promise layer for a run waiting on its model (bench).
+    try {
+      return start(this.base);
+    } catch (error) {
+      return new Promise((resolve) => resolve(failedBeforeStart(run, error)));
+    }
+  }
+
   // Promise handlers rather than an async function: a run waiting on its model holds no frame for it.
   private executeWith(
     input: RunInput,
     options: SessionExecuteOptions & Pick<ExecuteOnOptions, 'budget' | 'deadline'>,
-    parent: Emitter | undefined,
-    usage: Usage,
-    abortRun?: (reason?: unknown) => void,
+    on: ExecutionTarget,
   ): Promise<ExecutorResult> {
-    const { clock: runClock, tracing } = this.runtime;
-    const emit = (
-      parent ?? new EventBus({ runId: this.runtime.ids.next('run'), clock: runClock, tracing })
-    ).scope(tagsOf(this.name, options.stepId));
+    const emit = on.emit;
     const messages: Message[] = options.history ? options.history.slice() : [];
     for (const message of inputMessages(input)) messages.push(message);
 
-    // `abortRun`: `options.signal` is the signal of the Run that `run()` made for this execution,
-    // which it aborts itself (its time limit) — a second controller would cost each waiting run ~0.8 KB.
-    // Every other caller's signal is its own: the execution links a controller of its own to it.
-    const owned =
-      abortRun && options.signal ? { signal: options.signal, abort: abortRun, unlink: undefined } : undefined;
-    const { signal, abort, unlink } = owned ?? linkedController(options.signal);
+    // Every caller's signal but the run's own (`on.own`) is its own: the execution links a controller to it.
+    const own = on.own && options.signal ? on.own : undefined;
+    const { signal, abort, unlink } = own
+      ? { signal: options.signal as AbortSignal, abort: own.abort, unlink: undefined }
+      : linkedController(options.signal);
     // One timer for the run's deadlines: its wall clock, the caller's, and each model call's stall watch.
-    const watchdog = new Watchdog(this.runtime.clock, signal);
+    const watchdog = own?.watchdog ?? new Watchdog(this.runtime.clock, signal);
     const wallClock = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, watchdog, abort);
     if (options.deadline) watchCallerDeadline(watchdog, options.deadline, abort);
     const run: LoopRun = {
       messages,
       emit,
       signal,
-      usage,
+      usage: on.usage,
       stepId: options.stepId,
       agent: this.name,
       context: sessionContext(this.context?.(), options.writer),
       onCheckpoint: options.onCheckpoint,
       wallClock,
       watchdog,
+      unlink,
       budget: options.budget,
     };
-    const running = this.baseFor(options.system).then((base) =>
-      this.loop(
-        withRunMemory(this.memory, base, { runId: emit.runId, stepId: options.stepId }),
-        options,
-        run,
-      ),
-    );
-    const done = () => {
-      watchdog.dispose();
-      unlink?.();
-    };
-    return running.then(
-      (result) => {
-        done();
-        return result;
-      },
-      (error: unknown) => {
-        done();
-        // Misuse rejects; anything else that failed before the first turn (the loop itself never rejects) is a failed result.
-        if (isErrorOf(error, ConfigError)) throw error;
-        return failedBeforeStart(run, error);
-      },
-    );
+    return this.startLoop(options, run);
+  }
+
+  private depsOn(base: Omit<ModelRequest, 'messages'>): LoopDeps {
+    const { options, limits, invoker, registry, runner } = this;
+    return { options, limits, invoker, registry, runner, clock: this.runtime.clock, base };
   }
 
   /** The loop of one execution, on its request fields. */
   private loop(base: Omit<ModelRequest, 'messages'>, options: ExecuteOptions, run: LoopRun) {
-    const deps: LoopDeps = {
-      options: this.options,
-      limits: this.limits,
-      invoker: this.invoker,
-      registry: this.registry,
-      runner: this.runner,
-      clock: this.runtime.clock,
-      base,
-    };
     const output = options.output ?? this.options.output;
+    // The cached base without an output schema: one set of dependencies serves every run (bench: memory per waiting run).
+    const shared = output === undefined && base === this.base;
+    const deps = shared ? (this.deps ??= this.depsOn(base)) : this.depsOn(base);
     // The tools' and the output's JSON Schemas are made before the first request: one may wait on tandem's zod.
+    const early = (error: unknown) => failedBeforeStart(run, error);
     if (output === undefined) {
       // Built by an earlier run: no extra promise for a run waiting on its model to hold.
       if (this.registry.builtSpecs()) return runLoop(deps, run);
-      return this.registry.specs().then(() => runLoop(deps, run));
+      return this.registry.specs().then(() => runLoop(deps, run), early);
     }
     const specs = this.registry.specs();
     const hasTools = this.registry.size > 0;
@@ -366,14 +329,14 @@ export class Executor<T = undefined> {
       deps.output = made;
       deps.base = withOutput(deps.base, made);
       return runLoop(deps, run);
-    });
+    }, early);
   }
 }
 
 /** A signal of the execution's own, aborted with `parent`. */
 function linkedController(parent: AbortSignal | undefined) {
   const controller = new AbortController();
-  const unlink = linkAbort(parent, controller);
+  const unlink = linkAbort(parent, (reason) => controller.abort(reason));
   return { signal: controller.signal, abort: (reason?: unknown) => controller.abort(reason), unlink };
 }
 

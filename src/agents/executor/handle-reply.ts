@@ -105,7 +105,7 @@ async function actOn(
   loop.pendingText = '';
   loop.continuations = 0;
   accept(loop, message);
-  await run.onCheckpoint?.(run.messages);
+  if (run.onCheckpoint) await run.onCheckpoint(run.messages);
   return runTools(loop, turn.calls);
 }
 

@@ -49,9 +49,11 @@ export interface LoopRun {
   /** This execution's context manager, if any. */
   context?: ConversationContext;
   /** The wall-clock budget: `timedOut` once it expired; stands still while a call waits for a human. */
-  wallClock: { readonly timedOut: boolean; readonly waitingForHuman: () => () => void };
+  wallClock: { readonly timedOut: boolean; waitingForHuman(): () => void };
   /** The run's one timer: the wall clock's, the caller's deadline's and every model call's stall watch. */
   watchdog: Watchdog;
+  /** Ends the link of `signal` to the caller's, when the execution made a signal of its own. */
+  unlink?: () => void;
   /** The run's budget (tokens, cost, tool calls, wall clock), asked at the turn's boundaries. */
   budget?: BudgetCheck;
 }
@@ -80,8 +82,10 @@ export interface LoopState {
   notes: string[];
   readonly repetition: RepetitionGuard;
   finishReason: FinishReason;
-  /** The request of the last turn and the tool list it was built with (`call-model.ts` reuses it). */
-  request?: { request: ModelRequest; specs: readonly ToolSpec[] };
+  /** The request of the last turn (`call-model.ts` reuses it)… */
+  request: ModelRequest | undefined;
+  /** …and the tool list it was built with. */
+  requestSpecs: readonly ToolSpec[] | undefined;
 }
 
 /** The state of an execution about to start on `run.messages`. */
@@ -108,5 +112,6 @@ export function loopState(deps: LoopDeps, run: LoopRun): LoopState {
     // Declared here though set by the first call: a field added later moves every field past the object's
     // own slots into a separate array, 160 bytes more per run (bench: memory per waiting run).
     request: undefined,
+    requestSpecs: undefined,
   };
 }

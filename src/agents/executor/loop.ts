@@ -39,21 +39,32 @@ export async function runLoop(deps: LoopDeps, run: LoopRun): Promise<ExecutorRes
   const loop = loopState(deps, run);
   let outcome: TurnOutcome;
   try {
-    outcome = await runPendingCalls(loop);
-    while (outcome.kind === 'continue') {
-      const pause = run.emit.backpressure();
-      if (pause) await pause;
-      outcome = await turn(loop);
+    try {
+      outcome = await runPendingCalls(loop);
+      while (outcome.kind === 'continue') {
+        const pause = run.emit.backpressure();
+        if (pause) await pause;
+        outcome = await turn(loop);
+      }
+    } catch (error) {
+      // Misuse (a model without its API key, …) rejects the run: no result can help the caller.
+      if (isErrorOf(error, ConfigError)) throw error;
+      // A failure while a stop was due (an abort cutting a call) is that stop.
+      const stop = stopOf(loop);
+      if (!stop) return failed(loop, error);
+      outcome = stop;
     }
-  } catch (error) {
-    // Misuse (a model without its API key, …) rejects the run: no result can help the caller.
-    if (isErrorOf(error, ConfigError)) throw error;
-    // A failure while a stop was due (an abort cutting a call) is that stop.
-    const stop = stopOf(loop);
-    if (!stop) return failed(loop, error);
-    outcome = stop;
+    return await settle(loop, outcome as FinalOutcome);
+  } finally {
+    // Here rather than in a handler of the caller's: a layer of promises less for every waiting run (bench).
+    releaseRun(run);
   }
-  return settle(loop, outcome as FinalOutcome);
+}
+
+/** The execution's timer and its link to the caller's signal, released once it ended. */
+function releaseRun(run: LoopRun): void {
+  run.watchdog.dispose();
+  run.unlink?.();
 }
 
 /** An outcome that ends the loop. */
@@ -99,8 +110,14 @@ async function structured(loop: LoopState, outcome: ExecutorResult, spent?: Tand
   }
 }
 
-/** The result of an execution that failed before its first turn (its prompt or output schema could not be made). */
+/**
+ * The result of an execution that failed before its loop started (its
+ * prompt, tool specs or output schema could not be made), with the run
+ * released; misuse (a `ConfigError`) is rethrown.
+ */
 export function failedBeforeStart(run: LoopRun, error: unknown): ExecutorResult {
+  releaseRun(run);
+  if (isErrorOf(error, ConfigError)) throw error;
   const { messages, usage } = run;
   return {
     output: '',

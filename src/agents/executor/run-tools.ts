@@ -73,11 +73,12 @@ export async function runTools(
       gate: deps.options.gate,
       filterOutput: deps.options.outputFilter,
       deferApprovals: deps.options.deferApprovals,
-      waitingForHuman: run.wallClock.waitingForHuman,
+      waitingForHuman: () => run.wallClock.waitingForHuman(),
       onSettled,
     },
   );
-  await batch.saving;
+  // Awaited only when there is something to wait for: an `await` of nothing still costs the turn a tick.
+  if (batch.saving) await batch.saving;
   return finishBatch(loop, batch, outcomes.length);
 }
 
@@ -94,20 +95,22 @@ interface Batch {
 
 /**
  * Writes the batch's tool message, checkpoints it and sets the next turn's
- * notes; a batch an abort or the budget cut short stops the execution.
+ * notes; a batch an abort cut short stops the execution (any other stop
+ * due is the next turn's first check).
  */
 async function finishBatch(loop: LoopState, batch: Batch, ran: number): Promise<TurnOutcome> {
   const { run } = loop;
   if (run.signal.aborted) return stopOf(loop)!;
   // Writes the tool message, or completes the one a resumed batch recorded.
   if (batch.results.size > 0) run.messages[batch.at] = batch.results.message();
-  await run.onCheckpoint?.(run.messages);
+  if (run.onCheckpoint) await run.onCheckpoint(run.messages);
   if (batch.deferred.length > 0) return { kind: 'interrupted', interruptions: interruptions(loop, batch) };
   loop.toolCalls += ran;
   loop.toolTurns++;
   loop.lastOutcomes = batch.results.outcomes();
   noteTurn(loop, batch.calls, loop.lastOutcomes);
-  return stopOf(loop) ?? CONTINUE;
+  // A stop due now (the wall clock, the budget) is the next turn's first check.
+  return CONTINUE;
 }
 
 /** The questions the batch's deferred calls wait on. */

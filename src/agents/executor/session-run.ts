@@ -78,13 +78,23 @@ export type SessionExecuteOptions = ExecuteOptions & { writer?: SessionWriter };
  * that cannot be loaded fails the run with its `SessionError` before any
  * model call; appends that fail are reported on the result's `session`.
  */
-export async function executeOnSession(
+export function executeOnSession(
   options: SessionRunOptions & ExecuteOptions,
   run: SessionExecution,
   execute: (options: SessionExecuteOptions) => Promise<ExecutorResult>,
 ): Promise<ExecutorResult> {
+  // Not an async function: without a session the execution's own promise is the result, with no layer
+  // wrapping it for as long as the run waits on its model (bench: memory per waiting run).
   const session = options.session;
-  if (!session) return execute(options);
+  return session ? onSession(session, options, run, execute) : execute(options);
+}
+
+async function onSession(
+  session: Session,
+  options: SessionRunOptions & ExecuteOptions,
+  run: SessionExecution,
+  execute: (options: SessionExecuteOptions) => Promise<ExecutorResult>,
+): Promise<ExecutorResult> {
   const { runId, clock, emit } = run;
   let writer: SessionWriter;
   let history: Message[] | undefined;

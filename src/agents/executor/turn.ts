@@ -6,7 +6,7 @@
  */
 import { RunError } from '../../core/errors.js';
 import type { ModelResponse } from '../../model/types.js';
-import { callModel } from './call-model.js';
+import { bookUsage, callModel } from './call-model.js';
 import { handleReply } from './handle-reply.js';
 import type { LoopState } from './loop-state.js';
 import { salvage } from './salvage.js';
@@ -28,7 +28,10 @@ export function turn(loop: LoopState): Promise<TurnOutcome> {
   // Promise handlers, not an `await`, and one layer for a reply and a broken stream alike: a run waiting on
   // its model holds no suspended frame of the turn and one promise for it (bench: memory per waiting run).
   return callModel(loop).then(
-    (response) => afterCall(loop, response),
+    (response) => {
+      bookUsage(loop, response);
+      return afterCall(loop, response);
+    },
     (error: unknown) => afterCall(loop, salvage(loop, error)),
   );
 }

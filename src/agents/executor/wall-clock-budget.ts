@@ -56,9 +56,10 @@ export class WallClockBudget implements Watched {
   /**
    * Told by a tool call that starts waiting for a human (the approval gate,
    * `ask_user`); returns the function that ends the wait. The budget stands
-   * still while any such wait is open.
+   * still while any such wait is open. A method, not a field: the tools get
+   * it bound per batch, so a run waiting on its model holds no closure for it.
    */
-  readonly waitingForHuman = (): (() => void) => {
+  waitingForHuman(): () => void {
     this.pause();
     let ended = false;
     return () => {
@@ -66,7 +67,7 @@ export class WallClockBudget implements Watched {
       ended = true;
       this.resume();
     };
-  };
+  }
 
   /** The watchdog's look: the deadline while it lies ahead; past it, the budget expires. */
   check(now: number): number | undefined {

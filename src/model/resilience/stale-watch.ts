@@ -75,22 +75,33 @@ export class StaleWatch implements Watched {
   private limit: number;
   private extended = false;
   private paused = false;
-  /** The caller's signal (the watchdog's). */
-  private readonly outer: AbortSignal | undefined;
   /** The promise given to `settle`, and how to reject what `settle` returned: fields, not a closure per call. */
   private pending: Promise<unknown> | undefined;
   private reject: ((error: Error) => void) | undefined;
+  // The attempt's fields, not the object: the caller's is gone once the call is under way (bench: memory per waiting run).
+  private readonly clock: Clock;
+  private readonly watchdog: Watchdog;
+  private readonly modelId: string;
+  private readonly largePromptTimeouts: readonly LargePromptTimeout[];
 
   constructor(
-    private readonly attempt: AttemptWatch,
+    attempt: AttemptWatch,
     private readonly request: ModelRequest,
     private readonly what: 'stream' | 'call',
   ) {
-    this.outer = attempt.watchdog.signal;
+    this.clock = attempt.clock;
+    this.watchdog = attempt.watchdog;
+    this.modelId = attempt.modelId;
+    this.largePromptTimeouts = attempt.largePromptTimeouts;
     this.last = attempt.clock.now();
     this.limit = attempt.timeoutMs;
     this.callOptions = new AttemptCallOptions(this);
     if (!this.outer?.aborted) attempt.watchdog.watch(this, this.last + this.limit);
+  }
+
+  /** The caller's signal (the watchdog's). */
+  private get outer(): AbortSignal | undefined {
+    return this.watchdog.signal;
   }
 
   /** Whether the attempt is over for the watch: it fired, or the caller aborted. */
@@ -132,12 +143,12 @@ export class StaleWatch implements Watched {
       await pause;
     } finally {
       this.paused = false;
-      this.last = this.attempt.clock.now();
+      this.last = this.clock.now();
     }
   }
 
   stop(): void {
-    this.attempt.watchdog.unwatch(this);
+    this.watchdog.unwatch(this);
     this.reject = undefined;
     this.pending = undefined;
   }
@@ -176,7 +187,7 @@ export class StaleWatch implements Watched {
     if (!this.extended) {
       this.extended = true;
       const tokens = estimatePromptTokens(this.request);
-      const bump = this.attempt.largePromptTimeouts.find((entry) => tokens > entry.minTokens);
+      const bump = this.largePromptTimeouts.find((entry) => tokens > entry.minTokens);
       if (bump && bump.timeoutMs > this.limit) {
         this.limit = bump.timeoutMs;
         return this.last + this.limit;
@@ -185,7 +196,7 @@ export class StaleWatch implements Watched {
     const seconds = Math.round(idle / 1000);
     const message =
       this.what === 'stream' ? `stream stalled (no chunk for ${seconds} s)` : `no reply within ${seconds} s`;
-    const model = this.attempt.modelId;
+    const model = this.modelId;
     this.error = new ModelError('timeout', `${model}: ${message}`, {
       model,
       retryable: true,
