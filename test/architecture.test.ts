@@ -113,6 +113,13 @@ describe('architecture', () => {
     expect(offenders.map((f) => relative(src, f))).toEqual([]);
   });
 
+  it('keeps every source file short enough to read in one sitting (400 lines at most)', () => {
+    const long = all
+      .map((f) => ({ file: relative(src, f), lines: readFileSync(f, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 400);
+    expect(long).toEqual([]);
+  });
+
   it('has no import cycles', () => {
     const graph = new Map(
       all.map((f) => [

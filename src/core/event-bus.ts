@@ -23,6 +23,7 @@ import type {
   TandemEvent,
 } from './events.js';
 import { type HeldReasoning, type HeldRelease, HeldText } from './held-text.js';
+import { IteratorQueue } from './iterator-queue.js';
 import { costOf, type PriceLookup } from './pricing.js';
 import type { Clock } from './seams.js';
 import type { SpanRequest, TraceSpan } from './span.js';
@@ -62,36 +63,6 @@ export interface EventBusOptions {
   prices?: PriceLookup;
   /** Spans around model calls and tool executions; also sees every event. Default: none. */
   tracing?: Tracing;
-}
-
-class IteratorQueue {
-  items: TandemEvent[] = [];
-  head = 0;
-  waiting: ((r: IteratorResult<TandemEvent>) => void) | undefined;
-  done = false;
-  get size(): number {
-    return this.items.length - this.head;
-  }
-  /** Hands `event` to the waiting consumer, or queues it. */
-  offer(event: TandemEvent): void {
-    const resolve = this.waiting;
-    if (resolve) {
-      this.waiting = undefined;
-      resolve({ value: event, done: false });
-    } else {
-      this.items.push(event);
-    }
-  }
-  shift(): TandemEvent | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head]!;
-    this.items[this.head++] = undefined as never;
-    if (this.head > 512 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
 }
 
 /** Emits a run's events to listeners and async iterators. */

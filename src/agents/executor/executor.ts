@@ -316,12 +316,10 @@ export class Executor<T = undefined> {
     const shared = output === undefined && base === this.base;
     const deps = shared ? (this.deps ??= this.depsOn(base)) : this.depsOn(base);
     // The tools' and the output's JSON Schemas are made before the first request: one may wait on tandem's zod.
+    // Built by an earlier run: no extra promise for a run waiting on its model to hold.
+    if (output === undefined && this.registry.builtSpecs()) return runLoop(deps, run);
     const early = (error: unknown) => failedBeforeStart(run, error);
-    if (output === undefined) {
-      // Built by an earlier run: no extra promise for a run waiting on its model to hold.
-      if (this.registry.builtSpecs()) return runLoop(deps, run);
-      return this.registry.specs().then(() => runLoop(deps, run), early);
-    }
+    if (output === undefined) return this.registry.specs().then(() => runLoop(deps, run), early);
     const specs = this.registry.specs();
     const hasTools = this.registry.size > 0;
     const plan = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
