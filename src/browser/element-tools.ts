@@ -17,7 +17,9 @@ export function clickTool(kit: ToolKit): Tool {
     parameters: targetSchema,
     execute: async (target, ctx) =>
       kit.summary(
-        await kit.onTarget('browser_click', ctx, target, (el) => el.click({ timeout: kit.actionMs })),
+        await kit.onTarget({ name: 'browser_click', ctx, target }, (el) =>
+          el.click({ timeout: kit.actionMs }),
+        ),
       ),
   });
 }
@@ -31,7 +33,7 @@ export function typeTool(kit: ToolKit): Tool {
     parameters: targetSchema.extend({ text: z.string(), submit: z.boolean().optional() }),
     execute: async ({ text, submit, ...target }, ctx) =>
       kit.summary(
-        await kit.onTarget('browser_type', ctx, target, async (el) => {
+        await kit.onTarget({ name: 'browser_type', ctx, target }, async (el) => {
           await el.fill(text, { timeout: kit.actionMs });
           if (submit) await el.press('Enter', { timeout: kit.actionMs });
         }),
@@ -51,7 +53,7 @@ export function scrollTool(kit: ToolKit): Tool {
     }),
     execute: async ({ direction = 'down', pixels = 600, ...target }, ctx) => {
       if (target.ref !== undefined || target.selector !== undefined) {
-        const report = await kit.onTarget('browser_scroll', ctx, target as Target, (el) =>
+        const report = await kit.onTarget({ name: 'browser_scroll', ctx, target: target as Target }, (el) =>
           el.scrollIntoViewIfNeeded({ timeout: kit.actionMs }),
         );
         return kit.summary(report);

@@ -46,13 +46,18 @@ export interface ToolKit {
   };
   ctxOf(ctx: ToolContext): BrowserActionContext;
   summary(report: BrowserActionReport<unknown>, extra?: Record<string, unknown>): string;
-  /** Acts on the element `target` names. */
+  /** Runs the tool's action `fn` on the element `action.target` names. */
   onTarget(
-    name: BrowserToolName,
-    ctx: ToolContext,
-    target: Target,
+    action: TargetAction,
     fn: (locator: ReturnType<typeof locate>) => Promise<unknown>,
   ): Promise<BrowserActionReport<unknown>>;
+}
+
+/** One call of a tool that acts on an element: the tool, the call's context and the element. */
+export interface TargetAction {
+  name: BrowserToolName;
+  ctx: ToolContext;
+  target: Target;
 }
 
 /** The kit of `session`'s tools. */
@@ -82,7 +87,7 @@ export function toolKit(session: BrowserSession, options: BrowserToolsOptions): 
           : {}),
         ...(report.downloads.length > 0 ? { downloads: report.downloads } : {}),
       }),
-    onTarget: (name, ctx, target, fn) =>
+    onTarget: ({ name, ctx, target }, fn) =>
       session.act({ ...ctxOf(ctx), timeoutMs: actionMs }, { name, target: targetLabel(target) }, (page) =>
         fn(locate(page, target)),
       ),

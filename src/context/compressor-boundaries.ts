@@ -9,6 +9,17 @@ import { summaryBodyOf } from './summary-prompt.js';
 import { groupStartAtOrAfter, groupStartAtOrBefore } from './tool-pairs.js';
 
 /**
+ * A conversation being compressed: its messages, the token count of each
+ * (same indexes), and where its protected head ends.
+ */
+export interface CountedMessages {
+  readonly messages: readonly Message[];
+  readonly counts: readonly number[];
+  /** End (exclusive) of the protected head, from {@link findHeadEnd}. */
+  readonly headEnd: number;
+}
+
+/**
  * End (exclusive) of the head: the first `protectFirst` messages, widened
  * over the results of a call among them, and ended before a summary among
  * them. A conversation resumed from a session starts with the summary of
@@ -26,13 +37,8 @@ export function findHeadEnd(messages: readonly Message[], protectFirst: number):
  * next one would pass `budget` tokens and at least `minMessages` are kept,
  * then widens the tail to the call of a leading result. Never before `headEnd`.
  */
-export function findTailStart(
-  messages: readonly Message[],
-  counts: readonly number[],
-  headEnd: number,
-  budget: number,
-  minMessages: number,
-): number {
+export function findTailStart(conversation: CountedMessages, budget: number, minMessages: number): number {
+  const { messages, counts, headEnd } = conversation;
   let start = messages.length;
   let tokens = 0;
   while (start > headEnd) {
@@ -49,12 +55,8 @@ export function findTailStart(
  * so it does not open with results whose call is cut off. The last group is
  * kept even when it alone is over budget: it may hold in-flight tool results.
  */
-export function findFittingTailStart(
-  messages: readonly Message[],
-  counts: readonly number[],
-  headEnd: number,
-  budget: number,
-): number {
+export function findFittingTailStart(conversation: CountedMessages, budget: number): number {
+  const { messages, counts, headEnd } = conversation;
   let start = messages.length;
   let tokens = 0;
   while (start > headEnd && tokens + counts[start - 1]! <= budget) tokens += counts[--start]!;

@@ -11,7 +11,12 @@ import { errorMessage, isAbortError } from '../core/errors.js';
 import type { Emitter, EventPayloads } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { ChatModel, ModelRequest } from '../model/types.js';
-import { findFittingTailStart, findHeadEnd, findTailStart } from './compressor-boundaries.js';
+import {
+  type CountedMessages,
+  findFittingTailStart,
+  findHeadEnd,
+  findTailStart,
+} from './compressor-boundaries.js';
 import type { CompressionResult, CompressOptions, ContextCompressorOptions } from './compressor-options.js';
 import { type ContextWindowSource, contextWindowOf } from './model-table.js';
 import { smartTruncate } from './smart-truncate.js';
@@ -29,6 +34,26 @@ const NOTHING_SMALLER = 'neither a summary nor a truncation would shrink the req
 
 type Method = NonNullable<CompressionResult['method']>;
 type Done = (method: Method, out: readonly Message[], extra: Partial<CompressionResult>) => CompressionResult;
+
+/** What the summary step of one `compress` call works against. */
+interface SummaryJob {
+  /** Token count the whole request aims below. */
+  readonly target: number;
+  /** The earlier summary among the summarised messages, folded into the new one. */
+  readonly previous: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A truncation to try: the tokens left for kept messages and the notice, and what the notice says. */
+interface Truncation {
+  readonly budget: number;
+  /** The earlier summary among the dropped messages, carried (maybe shortened) by the notice. */
+  readonly previous: string | undefined;
+  /** Why there is no summary. */
+  readonly reason: string;
+  /** True when `out` makes the request smaller than before compressing. */
+  readonly shrinks: (out: readonly Message[]) => boolean;
+}
 
 /**
  * Compresses conversations. Keeps per instance the summary it last wrote
@@ -165,7 +190,8 @@ export class ContextCompressor {
 
     const headEnd = findHeadEnd(messages, this.o.protectFirst);
     const tailBudget = Math.min(this.o.tailTokens, Math.floor(target / 2));
-    const tailStart = findTailStart(messages, counts, headEnd, tailBudget, this.o.minTailMessages);
+    const whole: CountedMessages = { messages, counts, headEnd };
+    const tailStart = findTailStart(whole, tailBudget, this.o.minTailMessages);
     if (tailStart <= headEnd) return unchanged('nothing between the protected head and tail');
 
     // Summaries and truncations compact turns: the first one adds the note to the system prompt.
@@ -174,27 +200,20 @@ export class ContextCompressor {
         ? fixed
         : counter.count({ system: withCompactionNote(system), tools, messages: [] });
     const done: Done = (method, out, extra) => {
-      const result = this.finish(method, out, method === 'prune' ? fixed : fixedCompacted, target, extra);
-      const full = { ...result, tokensBefore, messagesBefore: messages.length };
+      const result = this.finish(method, out, method === 'prune' ? fixed : fixedCompacted);
+      const fits = result.tokensAfter <= target;
+      const full = { ...result, fits, ...extra, tokensBefore, messagesBefore: messages.length };
       emit?.emit('compression', compressionEvent(full));
       return full;
     };
     const shrinks = (out: readonly Message[]) => fixedCompacted + counter.countMessages(out) < tokensBefore;
 
-    const pruned = pruneToolOutputs(messages, headEnd, tailStart, this.o.pruneMinChars);
+    const pruned = pruneToolOutputs(messages, { from: headEnd, to: tailStart }, this.o.pruneMinChars);
     if (pruned.pruned > 0 && fixed + counter.countMessages(pruned.messages) <= target) {
       return done('prune', pruned.messages, {});
     }
     const previous = findSummary(messages.slice(headEnd, tailStart));
-    const summary = await this.summarize(
-      messages,
-      counts,
-      headEnd,
-      tailStart,
-      target,
-      previous,
-      options.signal,
-    );
+    const summary = await this.summarize(whole, tailStart, { target, previous, signal: options.signal });
     if (typeof summary !== 'string' && shrinks(summary.out)) {
       this.lastSummary = summary.body;
       return done('summary', summary.out, { summary: summary.body });
@@ -203,13 +222,8 @@ export class ContextCompressor {
     const prunedCounts = pruned.messages.map((m) => counter.countMessage(m));
     const budget = target - fixedCompacted - sum(prunedCounts, 0, headEnd);
     const out = this.truncateShrinking(
-      pruned.messages,
-      prunedCounts,
-      headEnd,
-      budget,
-      previous,
-      failure,
-      shrinks,
+      { messages: pruned.messages, counts: prunedCounts, headEnd },
+      { budget, previous, reason: failure, shrinks },
     );
     if (out) {
       const fallback = failure === SUMMARY_NOT_SMALLER ? { fallback: 'truncate' as const } : {};
@@ -224,15 +238,13 @@ export class ContextCompressor {
 
   // The conversation with the middle summarised, or why there is none (no summariser, or it failed).
   private async summarize(
-    messages: readonly Message[],
-    counts: readonly number[],
-    headEnd: number,
+    conversation: CountedMessages,
     tailStart: number,
-    target: number,
-    previous: string | undefined,
-    signal: AbortSignal | undefined,
+    job: SummaryJob,
   ): Promise<{ out: readonly Message[]; body: string } | string> {
     if (!this.summarizer) return NO_SUMMARIZER;
+    const { messages, counts, headEnd } = conversation;
+    const { target, previous, signal } = job;
     try {
       const body = await summarizeTurns(messages.slice(headEnd, tailStart), {
         summarizer: this.summarizer,
@@ -244,7 +256,7 @@ export class ContextCompressor {
       });
       const head = messages.slice(0, headEnd);
       const tail = messages.slice(tailStart);
-      const out = sanitizeToolPairs(placeBetween(head, formatSummary(body), tail, this.o.alternateRoles));
+      const out = sanitizeToolPairs(placeBetween({ head, tail }, formatSummary(body), this.o.alternateRoles));
       return { out, body };
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw error;
@@ -254,21 +266,24 @@ export class ContextCompressor {
 
   // The head, a notice, and the newest contiguous messages that fit `budget` with the notice.
   private truncate(
-    messages: readonly Message[],
-    counts: readonly number[],
-    headEnd: number,
-    budget: number,
+    conversation: CountedMessages,
+    truncation: Truncation,
     previous: string | undefined,
-    reason: string,
   ): readonly Message[] {
+    const { messages, headEnd } = conversation;
+    const { budget, reason } = truncation;
     // The notice's size barely depends on the count it names: size it for the largest.
     const noticeTokens =
       this.counter.countText(truncationNotice(messages.length, reason, previous)) +
       this.counter.messageOverhead;
-    const tailStart = findFittingTailStart(messages, counts, headEnd, budget - noticeTokens);
+    const tailStart = findFittingTailStart(conversation, budget - noticeTokens);
     const notice = truncationNotice(tailStart - headEnd, reason, previous);
     return sanitizeToolPairs(
-      placeBetween(messages.slice(0, headEnd), notice, messages.slice(tailStart), this.o.alternateRoles),
+      placeBetween(
+        { head: messages.slice(0, headEnd), tail: messages.slice(tailStart) },
+        notice,
+        this.o.alternateRoles,
+      ),
     );
   }
 
@@ -279,17 +294,12 @@ export class ContextCompressor {
    * rather than the request left as it is, over its target, with no notice.
    */
   private truncateShrinking(
-    messages: readonly Message[],
-    counts: readonly number[],
-    headEnd: number,
-    budget: number,
-    previous: string | undefined,
-    reason: string,
-    shrinks: (out: readonly Message[]) => boolean,
+    conversation: CountedMessages,
+    truncation: Truncation,
   ): readonly Message[] | undefined {
-    for (const carried of carriedSummaries(previous)) {
-      const out = this.truncate(messages, counts, headEnd, budget, carried, reason);
-      if (shrinks(out)) return out;
+    for (const carried of carriedSummaries(truncation.previous)) {
+      const out = this.truncate(conversation, truncation, carried);
+      if (truncation.shrinks(out)) return out;
     }
     return undefined;
   }
@@ -304,14 +314,12 @@ export class ContextCompressor {
     return Math.max(256, Math.min(byRatio, Math.floor(target / 4)));
   }
 
-  // A compressed result; the caller adds what it measured before compressing.
+  // A compressed result of `fixed` tokens besides its messages; the caller adds whether it fits, and what it measured before compressing.
   private finish(
     method: Method,
     out: readonly Message[],
     fixed: number,
-    target: number,
-    extra: Partial<CompressionResult>,
-  ): Omit<CompressionResult, 'tokensBefore' | 'messagesBefore'> {
+  ): Omit<CompressionResult, 'tokensBefore' | 'messagesBefore' | 'fits'> {
     const tokensAfter = fixed + this.counter.countMessages(out);
     let systemNote: string | undefined;
     if (method !== 'prune' && this.compactions++ === 0) systemNote = COMPACTION_NOTE;
@@ -321,9 +329,7 @@ export class ContextCompressor {
       method,
       tokensAfter,
       messagesAfter: out.length,
-      fits: tokensAfter <= target,
       ...(systemNote ? { systemNote } : {}),
-      ...extra,
     };
   }
 }

@@ -15,18 +15,20 @@ function sideOf(message: Message | undefined): Side | undefined {
   return message.role === 'assistant' ? 'assistant' : 'user';
 }
 
+/** The messages kept on either side of a summary or notice. */
+export interface KeptEnds {
+  readonly head: readonly Message[];
+  readonly tail: readonly Message[];
+}
+
 /**
  * `head`, then `text` as a message or merged into `tail[0]`, then `tail`.
  * With `alternate` the result never puts two messages of the same side next
  * to each other at the seams, and never starts with an assistant message.
  * `tail[0]` must not be a tool message. Inputs are not modified.
  */
-export function placeBetween(
-  head: readonly Message[],
-  text: string,
-  tail: readonly Message[],
-  alternate: boolean,
-): Message[] {
+export function placeBetween(kept: KeptEnds, text: string, alternate: boolean): Message[] {
+  const { head, tail } = kept;
   const first = tail[0];
   const headSide = sideOf(head.at(-1));
   const tailSide = sideOf(first);

@@ -11,8 +11,14 @@ import type { Message, ToolMessage, ToolResultPart } from '../core/messages.js';
 /** Content of a pruned tool output. */
 export const PRUNED_TOOL_OUTPUT = '[Old tool output cleared to save context space]';
 
+/** Indexes `[from, to)` of a message list. */
+export interface MessageRange {
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
- * A copy of `messages` where tool results in `[from, to)` longer than
+ * A copy of `messages` where tool results in `[range.from, range.to)` longer than
  * `minChars` hold {@link PRUNED_TOOL_OUTPUT}, and results with attachments
  * lose them for placeholders naming each (media type, filename, size) at the
  * end of their text. Unchanged messages are the same objects; changed ones
@@ -20,10 +26,10 @@ export const PRUNED_TOOL_OUTPUT = '[Old tool output cleared to save context spac
  */
 export function pruneToolOutputs(
   messages: readonly Message[],
-  from: number,
-  to: number,
+  range: MessageRange,
   minChars: number,
 ): { messages: Message[]; pruned: number } {
+  const { from, to } = range;
   const out = messages.slice();
   let pruned = 0;
   const prunable = (part: ToolResultPart) => part.content.length > minChars || !!part.attachments?.length;

@@ -159,7 +159,7 @@ export function imagePart(
   mediaType?: string,
   options: MediaPartOptions = {},
 ): ImagePart {
-  return mediaPart('image', source, mediaType, options) as ImagePart;
+  return mediaPart('image', source, { mediaType, filename: options.filename }) as ImagePart;
 }
 
 /**
@@ -173,15 +173,16 @@ export function filePart(
   mediaType?: string,
   options: MediaPartOptions = {},
 ): FilePart {
-  return mediaPart('file', source, mediaType, options) as FilePart;
+  return mediaPart('file', source, { mediaType, filename: options.filename }) as FilePart;
 }
 
-function mediaPart(
-  type: MediaPart['type'],
-  source: MediaData | URL,
-  mediaType: string | undefined,
-  options: MediaPartOptions,
-): MediaPart {
+/** What the caller says about a part: each left out is guessed from the source when it can be. */
+interface PartLabels extends MediaPartOptions {
+  mediaType: string | undefined;
+}
+
+function mediaPart(type: MediaPart['type'], source: MediaData | URL, options: PartLabels): MediaPart {
+  const { mediaType } = options;
   let part: MediaPart;
   const text = source instanceof URL ? source.href : source;
   if (typeof text === 'string' && text.startsWith('data:')) {

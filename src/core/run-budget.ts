@@ -166,6 +166,17 @@ export interface BudgetCheck {
   check(): RunError | undefined;
 }
 
+/** The run a {@link BudgetGuard} holds to its limits: what it reads and whom it tells. */
+export interface BudgetedRun {
+  clock: Clock;
+  /** The run's live usage total. */
+  usage: Usage;
+  /** Reports a `budget` event (warning or stop). */
+  report: (pressure: BudgetPressure) => void;
+  /** Aborts the run's work in flight once the budget stopped it. */
+  stop: (error: RunError) => void;
+}
+
 /**
  * Holds one run to its limits. Whatever produces use asks it at its own
  * boundaries — the executor's loop after each model call and before each
@@ -184,17 +195,18 @@ export class BudgetGuard implements BudgetCheck {
   private readonly timers: CancelTimer[] = [];
   private error: RunError | undefined;
 
+  private readonly clock: Clock;
+  private readonly usage: Usage;
+  private readonly report: (pressure: BudgetPressure) => void;
+  private readonly stop: (error: RunError) => void;
+
   /** @throws {ConfigError} for an invalid limit (see {@link RunBudget}). */
-  constructor(
-    limits: RunBudgetLimits,
-    private readonly clock: Clock,
-    /** The run's live usage total. */
-    private readonly usage: Usage,
-    /** Reports a `budget` event (warning or stop). */
-    private readonly report: (pressure: BudgetPressure) => void,
-    /** Aborts the run's work in flight once the budget stopped it. */
-    private readonly stop: (error: RunError) => void,
-  ) {
+  constructor(limits: RunBudgetLimits, run: BudgetedRun) {
+    const { clock } = run;
+    this.clock = clock;
+    this.usage = run.usage;
+    this.report = run.report;
+    this.stop = run.stop;
     this.budget = new RunBudget(limits, clock.now());
     const wall = limits.maxWallClockMs;
     if (wall !== undefined) {

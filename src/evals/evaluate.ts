@@ -10,7 +10,7 @@ import { type Clock, systemClock } from '../core/seams.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import type { Dataset } from './dataset.js';
 import { caseScores, summarize } from './stats.js';
-import { type EvalTask, isTaskOutput } from './task.js';
+import { type EvalTask, isTaskOutput, type TaskContext } from './task.js';
 import type { CaseResult, EvalCase, EvalResults, Score, Scorer, TrialResult } from './types.js';
 
 /** Options of {@link evaluate}. */
@@ -32,12 +32,13 @@ export interface EvaluateOptions<I, O, E> {
   onCase?: (result: CaseResult, progress: { done: number; total: number }) => void | Promise<void>;
 }
 
+/** Scores one trial's record with every scorer; the case and signal come from the trial's task context. */
 async function scoreTrial<I, O, E>(
   scorers: Scorer<I, O, E>[],
-  c: EvalCase<I, E>,
+  context: TaskContext<I, E>,
   trial: Omit<TrialResult, 'scores'>,
-  signal: AbortSignal,
 ): Promise<Record<string, Score>> {
+  const { case: c, signal } = context;
   const scores: Record<string, Score> = {};
   for (const scorer of scorers) {
     try {
@@ -61,18 +62,18 @@ async function scoreTrial<I, O, E>(
   return scores;
 }
 
+/** Runs one trial (the `context` the task is given) and scores it; undefined when aborted. */
 async function runTrial<I, O, E>(
   options: EvaluateOptions<I, O, E>,
-  c: EvalCase<I, E>,
-  trial: number,
-  signal: AbortSignal,
+  context: TaskContext<I, E>,
 ): Promise<TrialResult | undefined> {
+  const { case: c, signal } = context;
   if (signal.aborted) return undefined;
   const clock = options.runtime?.clock ?? systemClock;
   const started = clock.now();
   let record: Omit<TrialResult, 'scores'>;
   try {
-    const value = await options.task(c.input, { case: c, trial, signal });
+    const value = await options.task(c.input, context);
     const latencyMs = clock.now() - started;
     if (isTaskOutput(value)) {
       record = { output: value.output, latencyMs, events: (value.events ?? []) as TandemEvent[] };
@@ -93,7 +94,7 @@ async function runTrial<I, O, E>(
   }
   // A trial cut short by the abort measured nothing: its case is dropped.
   if (signal.aborted) return undefined;
-  return { ...record, scores: await scoreTrial(options.scorers, c, record, signal) };
+  return { ...record, scores: await scoreTrial(options.scorers, context, record) };
 }
 
 /**
@@ -116,7 +117,7 @@ export async function evaluate<I, O, E>(options: EvaluateOptions<I, O, E>): Prom
   const finished: CaseResult[] = [];
   const runCase = async (c: EvalCase<I, E>): Promise<void> => {
     const runs = Array.from({ length: trials }, (_, t) =>
-      limit(() => runTrial(options, c, t, controller.signal)),
+      limit(() => runTrial(options, { case: c, trial: t, signal: controller.signal })),
     );
     const results = (await Promise.all(runs)).filter((t) => t !== undefined);
     if (results.length < trials) return;

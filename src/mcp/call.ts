@@ -16,19 +16,24 @@ import { callToolAsTask, requiresTask } from './tasks.js';
 /** A `tools/call` result, of the current protocol or of 2024-10-07 (`toolResult`). */
 export type McpRawResult = Awaited<ReturnType<Client['callTool']>>;
 
+/** One server tool as a call reaches it: the client, the listed definition and the limits. */
+export interface McpToolTarget {
+  client: Pick<Client, 'callTool' | 'request'>;
+  definition: SdkTool;
+  limits: McpLimits;
+}
+
 /**
- * Calls `definition` with `args`. Resolves with the server's result, whether
+ * Calls the target's tool with `args`. Resolves with the server's result, whether
  * or not it reports `isError`.
  * @throws AbortError when `ctx.signal` aborts; {@link McpToolError} of kind
  *   `timeout` past `timeoutMs` without a word from the server or past
  *   `maxTotalTimeoutMs`, else as `fromMcpError` maps the failure.
  */
 export async function callMcpTool(
-  client: Pick<Client, 'callTool' | 'request'>,
-  definition: SdkTool,
+  { client, definition, limits }: McpToolTarget,
   args: Record<string, unknown>,
   ctx: Pick<ToolContext, 'signal' | 'progress'>,
-  limits: McpLimits,
 ): Promise<McpRawResult> {
   const name = definition.name;
   if (ctx.signal.aborted) throw new AbortError(ctx.signal.reason);

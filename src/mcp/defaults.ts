@@ -21,56 +21,74 @@ type Schema = Record<string, unknown>;
  * applies is not known. `args` itself is never changed: what changes is copied.
  */
 export function withDefaults(schema: Schema, args: Record<string, unknown>): Record<string, unknown> {
-  const filled = fill(schema, args, schema, 0);
+  const filled = new DefaultsFill(schema).fill(schema, args);
   return isRecord(filled) ? filled : args;
 }
 
-function fill(schema: Schema, value: unknown, root: Schema, depth: number): unknown {
-  if (depth > MAX_DEPTH) return value;
-  const resolved = resolveRef(schema, root);
-  if (!resolved) return value;
-  let out = value;
-  if (Array.isArray(resolved.allOf)) {
-    for (const part of resolved.allOf) if (isRecord(part)) out = fill(part, out, root, depth + 1);
-  }
-  if (isRecord(out) && isRecord(resolved.properties))
-    out = fillProperties(resolved.properties, out, root, depth);
-  if (Array.isArray(out) && isRecord(resolved.items)) {
-    const items = resolved.items;
-    out = copyIfChanged(
-      out,
-      out.map((item) => fill(items, item, root, depth + 1)),
-    );
-  }
-  return out;
-}
+/**
+ * One {@link withDefaults} pass over a schema: the root its `$ref`s resolve
+ * against and how deep the walk is, so the recursive steps take only the
+ * schema and the value they are at.
+ */
+class DefaultsFill {
+  private depth = 0;
 
-function fillProperties(
-  properties: Record<string, unknown>,
-  value: Record<string, unknown>,
-  root: Schema,
-  depth: number,
-): Record<string, unknown> {
-  let out = value;
-  for (const [key, property] of Object.entries(properties)) {
-    if (!isRecord(property)) continue;
-    const target = resolveRef(property, root);
-    if (!target) continue;
-    const current = out[key];
-    let next: unknown;
-    if (current === undefined) {
-      // A default beside a `$ref` is the property's own and wins over the definition's.
-      const holder = 'default' in property ? property : target;
-      if (!('default' in holder)) continue;
-      next = fill(target, structuredClone(holder.default), root, depth + 1);
-    } else {
-      next = fill(target, current, root, depth + 1);
-      if (next === current) continue;
+  constructor(private readonly root: Schema) {}
+
+  fill(schema: Schema, value: unknown): unknown {
+    if (this.depth > MAX_DEPTH) return value;
+    const resolved = resolveRef(schema, this.root);
+    if (!resolved) return value;
+    let out = value;
+    if (Array.isArray(resolved.allOf)) {
+      for (const part of resolved.allOf) if (isRecord(part)) out = this.fillDeeper(part, out);
     }
-    if (out === value) out = { ...value };
-    out[key] = next;
+    if (isRecord(out) && isRecord(resolved.properties)) out = this.fillProperties(resolved.properties, out);
+    if (Array.isArray(out) && isRecord(resolved.items)) {
+      const items = resolved.items;
+      out = copyIfChanged(
+        out,
+        out.map((item) => this.fillDeeper(items, item)),
+      );
+    }
+    return out;
   }
-  return out;
+
+  /** {@link fill} one level down. */
+  private fillDeeper(schema: Schema, value: unknown): unknown {
+    this.depth++;
+    try {
+      return this.fill(schema, value);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private fillProperties(
+    properties: Record<string, unknown>,
+    value: Record<string, unknown>,
+  ): Record<string, unknown> {
+    let out = value;
+    for (const [key, property] of Object.entries(properties)) {
+      if (!isRecord(property)) continue;
+      const target = resolveRef(property, this.root);
+      if (!target) continue;
+      const current = out[key];
+      let next: unknown;
+      if (current === undefined) {
+        // A default beside a `$ref` is the property's own and wins over the definition's.
+        const holder = 'default' in property ? property : target;
+        if (!('default' in holder)) continue;
+        next = this.fillDeeper(target, structuredClone(holder.default));
+      } else {
+        next = this.fillDeeper(target, current);
+        if (next === current) continue;
+      }
+      if (out === value) out = { ...value };
+      out[key] = next;
+    }
+    return out;
+  }
 }
 
 function copyIfChanged(before: unknown[], after: unknown[]): unknown[] {

@@ -152,15 +152,17 @@ export function mcpResourceTools(client: McpResourceClient, options: McpResource
 }
 
 function resourceListing(resources: McpResource[], templates: McpResourceTemplate[]): string {
-  const lines = resources.map((r) => entry(r.uri, r.name, r.mimeType, r.description));
+  const lines = resources.map((r) => entry(r.uri, r));
   if (templates.length > 0) {
     lines.push('', 'Templates (fill in the {placeholders}):');
-    for (const t of templates) lines.push(entry(t.uriTemplate, t.name, t.mimeType, t.description));
+    for (const t of templates) lines.push(entry(t.uriTemplate, t));
   }
   return lines.length > 0 ? lines.join('\n') : 'The server lists no resources.';
 }
 
-function entry(uri: string, name: string, mimeType?: string, description?: string): string {
+/** One listing line: `uri` (a resource's URI or a template's) and what `listed` says of it. */
+function entry(uri: string, listed: McpResource | McpResourceTemplate): string {
+  const { name, mimeType, description } = listed;
   const type = mimeType ? ` (${mimeType})` : '';
   return `${uri} — ${name}${type}${description ? `: ${description}` : ''}`;
 }

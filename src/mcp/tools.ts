@@ -146,9 +146,10 @@ export function mcpTool(
   const mcpName = definition.name;
   const jsonSchema = definition.inputSchema as Record<string, unknown>;
   const readOnly = definition.annotations?.readOnlyHint === true;
+  const target = { client, definition, limits };
   const call = async (args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress'>) => {
     // Direct callers skip `parameters`, which fills the defaults in a run; filling twice changes nothing.
-    const result = await callMcpTool(client, definition, withDefaults(jsonSchema, args), ctx, limits);
+    const result = await callMcpTool(target, withDefaults(jsonSchema, args), ctx);
     const mcpResult: McpToolResult = {
       text: resultText(result),
       content: Array.isArray(result.content) ? (result.content as McpContentPart[]) : [],

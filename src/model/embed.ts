@@ -60,7 +60,7 @@ async function embedBatch(
     } catch (thrown) {
       const error = toModelError(thrown, model.id, options.signal);
       if (!isErrorOf(error, ModelError) || !error.retryable || attempt >= policy.maxRetries) throw error;
-      await sleep(clock, retryDelay(attempt + 1, error, policy, random), options.signal);
+      await sleep(clock, retryDelay(attempt + 1, error, { retry: policy, random }), options.signal);
     }
   }
 }

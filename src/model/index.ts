@@ -22,6 +22,7 @@ export {
 export {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
+  type RetryBackoff,
   type RetryOptions,
   type RetryPolicy,
   resolveRetryPolicy,

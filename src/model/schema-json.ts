@@ -23,6 +23,14 @@ import type { JsonSchema } from './types.js';
 const GIVE_IT =
   'pass the JSON Schema yourself (`jsonSchema` on a tool, `parametersSchema` on a skill) or use a library that converts (zod ≥ 4.2, arktype ≥ 2.1.28, valibot with toStandardJsonSchema from @valibot/to-json-schema)';
 
+/** How {@link jsonSchemaOf} gets and judges a JSON Schema besides converting the schema. */
+export interface JsonSchemaHow {
+  /** A JSON Schema to use as is instead of converting. */
+  given?: JsonSchema | undefined;
+  /** Judges the JSON Schema made (or given); throws to reject it. */
+  check?: JsonSchemaCheck | undefined;
+}
+
 /**
  * JSON Schema of the input `schema` accepts, without `$schema`, importing
  * tandem's zod first when the schema needs it. `given`, when set, is used as
@@ -34,13 +42,12 @@ const GIVE_IT =
 export async function jsonSchemaOf(
   schema: StandardSchemaV1,
   label: string,
-  given?: JsonSchema,
-  check?: JsonSchemaCheck,
+  how?: JsonSchemaHow,
 ): Promise<JsonSchema> {
-  const now = jsonSchemaNow(schema, label, given, check);
+  const now = jsonSchemaNow(schema, label, how);
   if (now !== undefined) return now;
   await (isLazySchema(schema) ? schema.load() : loadZod());
-  return jsonSchemaNow(schema, label, given, check) as JsonSchema;
+  return jsonSchemaNow(schema, label, how) as JsonSchema;
 }
 
 /**
@@ -52,8 +59,7 @@ export async function jsonSchemaOf(
 export function jsonSchemaNow(
   schema: StandardSchemaV1,
   label: string,
-  given?: JsonSchema,
-  check?: JsonSchemaCheck,
+  { given, check }: JsonSchemaHow = {},
 ): JsonSchema | undefined {
   if (given !== undefined) {
     if (!isRecord(given)) throw new ConfigError(`${label}: the JSON Schema given must be an object`);

@@ -53,7 +53,7 @@ export async function outputFormat<T>(
   options: OutputFormatOptions = {},
 ): Promise<OutputFormat<T>> {
   const name = checkedName(schema, options);
-  const jsonSchema = await jsonSchemaOf(schema, 'Output schema', options.jsonSchema);
+  const jsonSchema = await jsonSchemaOf(schema, 'Output schema', { given: options.jsonSchema });
   const format: { -readonly [K in keyof OutputFormat<T>]: OutputFormat<T>[K] } = { schema, jsonSchema, name };
   if (options.description) format.description = options.description;
   return format;
@@ -67,7 +67,7 @@ export async function outputFormat<T>(
  */
 export function assertOutputSchema(schema: Schema, options: OutputFormatOptions = {}): void {
   checkedName(schema, options);
-  jsonSchemaNow(schema, 'Output schema', options.jsonSchema);
+  jsonSchemaNow(schema, 'Output schema', { given: options.jsonSchema });
 }
 
 function checkedName(schema: Schema, options: OutputFormatOptions): string {

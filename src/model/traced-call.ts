@@ -18,18 +18,28 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Runs `call` (attempt number `attempt`, from 1, of `model`) inside a model
- * span of `emit`'s tracing.
+ * The attempt a model span describes. The resilient invoker's attempts on one
+ * model are one, so a traced call builds no object of its own to say so.
+ */
+export interface TracedAttempt {
+  readonly model: ChatModel;
+  /** The request as sent on this attempt (after any compression). */
+  readonly request: ModelRequest;
+  /** 1-based number of the attempt on this model. */
+  readonly attempt: number;
+}
+
+/**
+ * Runs `call` (attempt `traced`) inside a model span of `emit`'s tracing.
  */
 export function tracedModelCall(
-  model: ChatModel,
-  request: ModelRequest,
   emit: Emitter | undefined,
-  attempt: number,
+  traced: TracedAttempt,
   call: () => Promise<ModelResponse>,
 ): Promise<ModelResponse> {
   const span = emit?.span;
   if (!span) return call();
+  const { model, request, attempt } = traced;
   const { provider, name } = splitModelId(model.id);
   const attributes: SpanAttributes = {
     'gen_ai.operation.name': 'chat',

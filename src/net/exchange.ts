@@ -79,16 +79,21 @@ function reply(message: IncomingMessage, hop: Hop, signal: AbortSignal): Reply {
     status: message.statusCode ?? 0,
     statusText: message.statusMessage ?? '',
     headers,
-    read: (maxBytes) => readBody(message, maxBytes, hop, signal),
+    read: (maxBytes) => readBody({ message, hop, signal }, maxBytes),
     discard: () => message.destroy(),
   };
 }
 
+/** A response being received: its message, the hop it answers and the fetch's signal. */
+interface Incoming {
+  message: IncomingMessage;
+  hop: Hop;
+  signal: AbortSignal;
+}
+
 async function readBody(
-  message: IncomingMessage,
+  { message, hop, signal }: Incoming,
   maxBytes: number,
-  hop: Hop,
-  signal: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
     new SafeFetchError('too_large', `Response body is over ${maxBytes} bytes`, { url: hop.url.href });

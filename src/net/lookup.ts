@@ -49,7 +49,13 @@ export function guardedLookup(options: GuardedLookupOptions): LookupFunction {
           );
           return;
         }
-        answer(hostname, resolved, lookupOptions, callback, options.url);
+        const entries = usable(resolved, lookupOptions);
+        if (entries.length === 0) {
+          const message = `Host "${hostname}" has no usable address`;
+          callback(new SafeFetchError('connection', message, { url: options.url }), '');
+        } else {
+          answer(entries, lookupOptions, callback);
+        }
       },
       (error: unknown) =>
         callback(
@@ -65,24 +71,26 @@ export function guardedLookup(options: GuardedLookupOptions): LookupFunction {
 
 type LookupCallback = Parameters<LookupFunction>[2];
 
-/** Answers in the shape `net` asked for: every address (`all`), or the first of the wanted family. */
-function answer(
-  hostname: string,
+type LookupOptions = Parameters<LookupFunction>[1];
+
+/** The resolved addresses of the family `net` wants (any, when it names none). */
+function usable(
   resolved: readonly string[],
-  lookupOptions: Parameters<LookupFunction>[1],
-  callback: LookupCallback,
-  url: string,
-): void {
+  lookupOptions: LookupOptions,
+): { address: string; family: number }[] {
   const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : 0;
-  const entries = resolved
+  return resolved
     .map((address) => ({ address, family: isIP(address) }))
     .filter((entry) => entry.family !== 0 && (wanted === 0 || entry.family === wanted));
-  const first = entries[0];
-  if (!first) {
-    callback(new SafeFetchError('connection', `Host "${hostname}" has no usable address`, { url }), '');
-  } else if (lookupOptions.all) {
-    callback(null, entries);
-  } else {
-    callback(null, first.address, first.family);
-  }
+}
+
+/** Answers in the shape `net` asked for: every address (`all`), or the first. `entries` is not empty. */
+function answer(
+  entries: { address: string; family: number }[],
+  lookupOptions: LookupOptions,
+  callback: LookupCallback,
+): void {
+  const first = entries[0]!;
+  if (lookupOptions.all) callback(null, entries);
+  else callback(null, first.address, first.family);
 }

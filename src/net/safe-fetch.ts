@@ -101,18 +101,23 @@ async function guardedFetch(input: string | URL, init: SafeFetchInit, options: S
   const onAbort = () => controller.abort(new AbortError(init.signal?.reason));
   init.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await follow(first, init.redirect ?? 'follow', options, controller.signal);
+    return await follow(first, init.redirect ?? 'follow', { options, signal: controller.signal });
   } finally {
     cancelTimer();
     init.signal?.removeEventListener('abort', onAbort);
   }
 }
 
+/** One guarded fetch under way: its options and the signal that ends it (caller abort or timeout). */
+interface Fetching {
+  options: SafeFetchOptions;
+  signal: AbortSignal;
+}
+
 async function follow(
   first: Hop,
   mode: NonNullable<SafeFetchInit['redirect']>,
-  options: SafeFetchOptions,
-  signal: AbortSignal,
+  { options, signal }: Fetching,
 ): Promise<Response> {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   let hop = first;
@@ -120,7 +125,9 @@ async function follow(
     const reply = await sendChecked(hop, options, signal);
     const location = reply.headers.get('location');
     if (mode === 'manual' || !isRedirect(reply.status, location)) {
-      return toResponse(reply, hop, redirects > 0, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+      const response = await toResponse(reply, hop, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+      Object.defineProperty(response, 'redirected', { value: redirects > 0 });
+      return response;
     }
     reply.discard();
     if (mode === 'error' || redirects >= maxRedirects) {
@@ -151,7 +158,8 @@ function sendChecked(hop: Hop, options: SafeFetchOptions, signal: AbortSignal): 
   return send(hop, lookup, signal);
 }
 
-async function toResponse(reply: Reply, hop: Hop, redirected: boolean, maxBytes: number): Promise<Response> {
+/** The reply as a `Response` (its `redirected` is the caller's to set). */
+async function toResponse(reply: Reply, hop: Hop, maxBytes: number): Promise<Response> {
   const empty = hop.method === 'HEAD' || NULL_BODY_STATUSES.has(reply.status);
   if (empty) reply.discard();
   const body = empty ? null : await reply.read(maxBytes);
@@ -171,7 +179,7 @@ async function toResponse(reply: Reply, hop: Hop, redirected: boolean, maxBytes:
   const url = new URL(hop.url);
   url.hash = '';
   // A constructed Response has an empty url; tools read it to resolve relative links.
-  Object.defineProperties(response, { url: { value: url.href }, redirected: { value: redirected } });
+  Object.defineProperty(response, 'url', { value: url.href });
   return response;
 }
 

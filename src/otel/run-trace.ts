@@ -158,10 +158,11 @@ export class RunTrace {
     return node && trace.setSpan(this.base, node.span);
   }
 
-  private start(name: string, at: number, parent: Node, attributes: Attributes): Node {
+  /** A span under `parent`, starting when the event being recorded happened. */
+  private start(name: string, parent: Node, attributes: Attributes): Node {
     const span = this.settings.tracer.startSpan(
       name,
-      { kind: SpanKind.INTERNAL, startTime: toHrTime(at), attributes },
+      { kind: SpanKind.INTERNAL, startTime: toHrTime(this.lastAt), attributes },
       trace.setSpan(this.base, parent.span),
     );
     return { span, usage: undefined };
@@ -198,7 +199,7 @@ export class RunTrace {
     put(a, 'tandem.stage.detail', e.detail);
     put(a, 'gen_ai.agent.name', e.agent);
     put(a, 'tandem.step.id', e.stepId);
-    const node = this.start(`tandem.stage ${e.name}`, e.at, this.innermostIn(container), a);
+    const node = this.start(`tandem.stage ${e.name}`, this.innermostIn(container), a);
     this.stages.push({
       ...node,
       name: e.name,
@@ -241,7 +242,7 @@ export class RunTrace {
     };
     put(a, 'gen_ai.agent.name', e.agent);
     put(a, 'tandem.step.description', content(this.settings.content, e.step.description));
-    this.steps.set(id, this.start(`tandem.plan_step ${id}`, e.at, this.innermost(e.parentId, undefined), a));
+    this.steps.set(id, this.start(`tandem.plan_step ${id}`, this.innermost(e.parentId, undefined), a));
   }
 
   private closeStep(e: TandemEvent<'plan_step_completed' | 'plan_step_failed'>): void {
@@ -280,7 +281,7 @@ export class RunTrace {
     put(a, 'gen_ai.agent.name', e.agent);
     put(a, 'tandem.step.id', e.stepId);
     put(a, 'gen_ai.tool.call.arguments', jsonContent(this.settings.content, e.args));
-    this.tools.set(e.id, this.start(`execute_tool ${e.name}`, e.at, this.innermost(e.parentId, e.stepId), a));
+    this.tools.set(e.id, this.start(`execute_tool ${e.name}`, this.innermost(e.parentId, e.stepId), a));
   }
 
   private closeTool(e: TandemEvent<'tool_result'>): void {

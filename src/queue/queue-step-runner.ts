@@ -130,7 +130,7 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
       parts = undefined;
       return failed(errorMessage(error));
     }
-    return dispatch(ready, job, context, { clock, jobOptions, jobTimeoutMs: options.jobTimeoutMs, failed });
+    return dispatch(ready, { job, context, clock, jobOptions, jobTimeoutMs: options.jobTimeoutMs, failed });
   };
 
   return Object.assign(runner, {
@@ -145,19 +145,18 @@ export function queueStepRunner(options: QueueStepRunnerOptions): QueueStepRunne
   });
 }
 
+/** One step's dispatch: its job, the run's context for it, and the runner's settings. */
 interface DispatchOptions {
+  job: StepJob;
+  context: StepJobContext;
   clock: Clock;
   jobOptions: JobsOptions;
   jobTimeoutMs?: number;
   failed: (error: string) => StepJobResult;
 }
 
-async function dispatch(
-  parts: Parts,
-  job: StepJob,
-  context: StepJobContext,
-  options: DispatchOptions,
-): Promise<StepJobResult> {
+async function dispatch(parts: Parts, options: DispatchOptions): Promise<StepJobResult> {
+  const { job, context } = options;
   const jobId = stepJobId(job);
   const remote = new RemoteStep(context);
   let held: Promise<() => void> | undefined;
@@ -185,15 +184,15 @@ async function dispatch(
         held = parts.subscriber.hold(eventsChannel(job.runId));
         await held;
         if (context.signal.aborted) return;
-        added = await enqueue(parts.queue, job, jobId, options.jobOptions);
+        added = await enqueue(parts.queue, job, options.jobOptions);
         if (parts.checkEveryAdd) parts.watch.check(jobId);
       })().catch((error: unknown) => resolve({ kind: 'failed', error }));
     }).catch(async (error: unknown) => {
-      await cancel(parts, jobId, added, (ended) => wait(ended, END_GRACE_MS), remote);
+      await cancel(parts, { jobId, added, remote }, (ended) => wait(ended, END_GRACE_MS));
       throw error;
     });
     if (outcome.kind === 'timeout') {
-      await cancel(parts, jobId, added, (ended) => wait(ended, END_GRACE_MS), remote);
+      await cancel(parts, { jobId, added, remote }, (ended) => wait(ended, END_GRACE_MS));
       return options.failed(
         new QueueError('timeout', `step job ${jobId} did not finish within ${options.jobTimeoutMs} ms`)
           .message,
@@ -228,7 +227,8 @@ async function dispatch(
  * back: Redis runs them in order, so the marker is gone before the job exists.
  * @throws QueueError `enqueue`.
  */
-async function enqueue(queue: Queue, job: StepJob, jobId: string, options: JobsOptions): Promise<Job> {
+async function enqueue(queue: Queue, job: StepJob, options: JobsOptions): Promise<Job> {
+  const jobId = stepJobId(job);
   try {
     const client = await queue.client;
     const [, added] = await Promise.all([
@@ -243,6 +243,13 @@ async function enqueue(queue: Queue, job: StepJob, jobId: string, options: JobsO
   }
 }
 
+/** A dispatched step: its job id, its job once added, and where its worker's events arrive. */
+interface SentStep {
+  jobId: string;
+  added: Job | undefined;
+  remote: RemoteStep;
+}
+
 /**
  * Tells the worker to stop (a marker key for a worker that has not
  * subscribed yet, and a message for one that has), drops the job if no
@@ -250,11 +257,10 @@ async function enqueue(queue: Queue, job: StepJob, jobId: string, options: JobsO
  */
 async function cancel(
   parts: Parts,
-  jobId: string,
-  added: Job | undefined,
+  sent: SentStep,
   waitForEnd: (ended: Promise<void>) => Promise<void>,
-  remote: RemoteStep,
 ): Promise<void> {
+  const { jobId, added, remote } = sent;
   try {
     await parts.main
       .multi()

@@ -139,7 +139,7 @@ export class RedisInterruptBus implements InterruptBus {
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
     const cancelTimer = this.clock.setTimer(options.timeoutMs, () => end.settle({ timedOut: true }));
-    const setup = this.listen(client, id, channel, end);
+    const setup = this.listen(client, id, end);
 
     const result = await end.promise;
     cancelTimer();
@@ -186,9 +186,9 @@ export class RedisInterruptBus implements InterruptBus {
   private async listen(
     client: Redis,
     id: string,
-    channel: string,
     end: Latch<WaitEnd>,
   ): Promise<InterruptRequest | undefined> {
+    const channel = this.channel(id);
     let request: InterruptRequest | undefined;
     try {
       request = await this.command('read the request', () => this.findRequest(client, id), false);

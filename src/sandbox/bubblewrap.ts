@@ -53,6 +53,16 @@ const probes = new Map<string, Promise<BubblewrapCheck>>();
 // bwrap's own processes (the outer one and the pid namespace's init) sit in the cgroup too; maxProcesses counts the command's.
 const BWRAP_HELPER_PROCESSES = 2;
 
+/** What `create` set up on the host for one sandbox, handed to its constructor together. */
+interface BubblewrapHost {
+  /** Read-only system mounts passed to bwrap. */
+  mounts: string[];
+  /** The sandbox's cgroup, or undefined when none could be used. */
+  cgroup: SandboxCgroup | undefined;
+  /** Limits that hold per process only (see `BubblewrapSandbox.warnings`). */
+  warnings: readonly SandboxWarning[];
+}
+
 /**
  * A sandbox where every exec runs under bubblewrap.
  *
@@ -65,13 +75,15 @@ const BWRAP_HELPER_PROCESSES = 2;
 export class BubblewrapSandbox extends WorkspaceSandbox {
   protected readonly visibleRoot = BWRAP_WORKSPACE;
 
+  private readonly mounts: string[];
+  private readonly cgroup: SandboxCgroup | undefined;
+  /** Limits that hold per process only on this host (no usable cgroup); empty when all hold for the sandbox as a whole. */
+  readonly warnings: readonly SandboxWarning[];
+
   private constructor(
     prepared: PreparedWorkspace,
     private readonly bwrapOptions: BubblewrapOptions,
-    private readonly mounts: string[],
-    private readonly cgroup: SandboxCgroup | undefined,
-    /** Limits that hold per process only on this host (no usable cgroup); empty when all hold for the sandbox as a whole. */
-    readonly warnings: readonly SandboxWarning[],
+    host: BubblewrapHost,
   ) {
     super(
       prepared,
@@ -82,6 +94,9 @@ export class BubblewrapSandbox extends WorkspaceSandbox {
         owner: bwrapOptions.runAs,
       }),
     );
+    this.mounts = host.mounts;
+    this.cgroup = host.cgroup;
+    this.warnings = host.warnings;
   }
 
   /**
@@ -156,13 +171,11 @@ export class BubblewrapSandbox extends WorkspaceSandbox {
         nprocBinds,
         'unavailable' in made ? made.unavailable : '',
       );
-      return new BubblewrapSandbox(
-        prepared,
-        options,
-        await systemMounts(options.readOnlyPaths),
+      return new BubblewrapSandbox(prepared, options, {
+        mounts: await systemMounts(options.readOnlyPaths),
         cgroup,
         warnings,
-      );
+      });
     } catch (error) {
       await cgroup?.remove(resolveRuntime(options.runtime).clock);
       if (prepared.owned) await rm(prepared.root, { recursive: true, force: true });

@@ -54,6 +54,11 @@ export class PathWalk {
     return new PathWalk(scope, [root], [...segments]);
   }
 
+  /** The path as the caller gave it, for messages. */
+  get path(): string {
+    return this.scope.path;
+  }
+
   /** The directory reached so far. */
   get dir(): DirHandle {
     return this.dirs[this.dirs.length - 1] as DirHandle;

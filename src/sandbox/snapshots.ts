@@ -82,7 +82,10 @@ export class Snapshotter {
   async save(): Promise<string> {
     const members = await this.existingMembers();
     const list = Buffer.from(members.map((m) => `${m}\0`).join(''));
-    const result = await this.tar(['-czf', '-', '--null', '-T', '-'], list, this.maxBytes, true);
+    const result = await this.tar(['-czf', '-', '--null', '-T', '-'], list, {
+      maxOutputBytes: this.maxBytes,
+      stopAtCap: true,
+    });
     if (result.truncated) {
       throw new SandboxError('too_large', `Snapshot is over the ${this.maxBytes}-byte cap`);
     }
@@ -102,7 +105,7 @@ export class Snapshotter {
     const data = await this.storage.get(id);
     if (!data) throw new SandboxError('not_found', `No snapshot ${id}`);
     for (const path of this.paths) await this.deps.workspace.remove(path);
-    await this.tar(['-xzf', '-', '--no-same-owner'], data, 64 * 1024, false);
+    await this.tar(['-xzf', '-', '--no-same-owner'], data, { maxOutputBytes: 64 * 1024, stopAtCap: false });
   }
 
   /** The newest snapshot of this namespace, if any. */
@@ -132,7 +135,9 @@ export class Snapshotter {
     return members;
   }
 
-  private async tar(args: string[], stdin: Uint8Array, maxOutputBytes: number, stopAtCap: boolean) {
+  /** Runs tar; `output` caps what it prints and says whether reaching the cap ends it (creation) or fails it. */
+  private async tar(args: string[], stdin: Uint8Array, output: TarOutput) {
+    const { maxOutputBytes, stopAtCap } = output;
     const result = await runProcessRaw(this.deps.spawnSpec([this.options.tarPath ?? 'tar', ...args]), {
       clock: this.deps.clock,
       stdin,
@@ -150,4 +155,12 @@ export class Snapshotter {
     }
     return result;
   }
+}
+
+/** How much output one tar run may produce, and whether hitting that cap stops it as a success. */
+interface TarOutput {
+  /** Bytes of stdout kept before the cap is reached. */
+  maxOutputBytes: number;
+  /** Stop at the cap and keep what was read (an archive too big), instead of failing. */
+  stopAtCap: boolean;
 }

@@ -15,17 +15,31 @@ export const TERMINAL_INTERVAL_MS = 100;
 /** Pending text of one stream at which it is sent without waiting for the interval. */
 const FLUSH_CHARS = 16_384;
 
+/** The tool call a terminal belongs to (a `ToolContext` is one). */
+export interface TerminalCall {
+  /** Where the terminal events go. */
+  emit: Emitter;
+  /** Used as the terminal id, so events of one call group together. */
+  toolCallId: string;
+}
+
 /** One command's terminal events. */
 export class TerminalStream {
   private readonly pending = { stdout: '', stderr: '' };
   private timer: CancelTimer | undefined;
 
+  private readonly emit: Emitter;
+  private readonly id: string;
+
+  /** @param call The tool call the command runs for: its emitter, and its id as the terminal id. */
   constructor(
-    private readonly emit: Emitter,
-    private readonly id: string,
+    call: TerminalCall,
     private readonly clock: Clock,
     private readonly intervalMs = TERMINAL_INTERVAL_MS,
-  ) {}
+  ) {
+    this.emit = call.emit;
+    this.id = call.toolCallId;
+  }
 
   /** Emits `terminal_command`. */
   start(command: string, language?: string): void {

@@ -99,9 +99,8 @@ export function createSandboxTools(sandbox?: Sandbox, options: SandboxToolsOptio
         formatExecResult(
           await execLive(
             await prepare(ctx),
-            ctx,
             { language, code, ...runLimits(settings, timeoutMs, ctx) },
-            settings.clock,
+            new TerminalStream(ctx, settings.clock),
           ),
         ),
     }),
@@ -180,7 +179,7 @@ function createExecuteScriptTool(prepare: PrepareWrite, settings: RunSettings, r
       try {
         const env = bridge ? { TANDEM_BRIDGE: bridge.path } : undefined;
         const run = { language, code: helpers.prelude + code, shown: code, env, ...limits };
-        return formatExecResult(await execLive(target, ctx, run, settings.clock));
+        return formatExecResult(await execLive(target, run, new TerminalStream(ctx, settings.clock)));
       } finally {
         await bridge?.close();
       }
@@ -206,12 +205,10 @@ function searchBridgeFor(sandbox: Sandbox, settings: RunSettings, ctx: ToolConte
  */
 async function execLive(
   sandbox: Sandbox,
-  ctx: ToolContext,
   run: ExecOptions & { code: string; shown?: string },
-  clock: Clock,
+  terminal: TerminalStream,
 ): Promise<ExecResult> {
   const { shown, ...options } = run;
-  const terminal = new TerminalStream(ctx.emit, ctx.toolCallId, clock);
   terminal.start(shown ?? run.code, run.language);
   try {
     const result = await sandbox.exec('', { ...options, onOutput: terminal.push });

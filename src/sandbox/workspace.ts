@@ -92,10 +92,7 @@ export class Workspace {
   writeFile(path: string, content: string | Uint8Array): Promise<void> {
     const owner = this.options.owner;
     return this.walk(path, async (walk) => {
-      const handle = await openLast(walk, constants.O_WRONLY | constants.O_CREAT, path, {
-        create: true,
-        owner,
-      });
+      const handle = await openLast(walk, constants.O_WRONLY | constants.O_CREAT, { create: true, owner });
       try {
         if (!(await handle.stat()).isFile())
           throw new SandboxError('invalid', `${path} is not a regular file`);
@@ -118,7 +115,7 @@ export class Workspace {
   /** Reads a file's bytes. */
   readBytes(path: string): Promise<Uint8Array> {
     return this.walk(path, async (walk) => {
-      const handle = await openLast(walk, constants.O_RDONLY, path);
+      const handle = await openLast(walk, constants.O_RDONLY);
       try {
         return await this.readCapped(handle, path);
       } finally {
@@ -135,7 +132,7 @@ export class Workspace {
     return this.walk(path, async (walk) => {
       await walk.toLast({ all: true });
       const entries: FileEntry[] = [];
-      await this.list(walk.dir, walk.relative(), options.recursive ?? false, entries);
+      await this.list(walk.dir, walk.relative(), { recursive: options.recursive ?? false, entries });
       return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     });
   }
@@ -165,9 +162,9 @@ export class Workspace {
         await walk.dir.chown(owner.uid, owner.gid).catch((error: unknown) => {
           throw ioError(`Cannot change the owner of ${path}`, error);
         });
-        if (options.recursive) await this.chownChildren(walk.dir, owner, path);
+        if (options.recursive) await this.chownChildren(walk.dir, { owner, recursive: true, path });
       } else {
-        await this.chownEntry(walk.dir, name, owner, options.recursive ?? false, path);
+        await this.chownEntry(walk.dir, name, { owner, recursive: options.recursive ?? false, path });
       }
     });
   }
@@ -218,7 +215,8 @@ export class Workspace {
     }
   }
 
-  private async list(dir: DirHandle, prefix: string, recursive: boolean, out: FileEntry[]): Promise<void> {
+  private async list(dir: DirHandle, prefix: string, listing: Listing): Promise<void> {
+    const { recursive, entries: out } = listing;
     const dirents = await readdir(dir.self(), { withFileTypes: true }).catch((error: unknown) => {
       throw ioError(`Cannot list ${prefix || '.'}`, error);
     });
@@ -241,7 +239,7 @@ export class Workspace {
         const child = await dir.openChild(dirent.name).catch(() => undefined);
         if (!child) continue;
         try {
-          await this.list(child, path, true, out);
+          await this.list(child, path, listing);
         } finally {
           await child.close();
         }
@@ -274,19 +272,14 @@ export class Workspace {
     for (const name of names) await this.removeEntry(dir, name, path);
   }
 
-  private async chownEntry(
-    dir: DirHandle,
-    name: string,
-    owner: { uid: number; gid: number },
-    recursive: boolean,
-    path: string,
-  ): Promise<void> {
+  private async chownEntry(dir: DirHandle, name: string, job: ChownJob): Promise<void> {
+    const { owner, recursive, path } = job;
     try {
       await lchown(dir.at(name), owner.uid, owner.gid);
       if (!recursive || !(await lstat(dir.at(name))).isDirectory()) return;
       const child = await dir.openChild(name);
       try {
-        await this.chownChildren(child, owner, path);
+        await this.chownChildren(child, job);
       } finally {
         await child.close();
       }
@@ -296,28 +289,39 @@ export class Workspace {
     }
   }
 
-  private async chownChildren(
-    dir: DirHandle,
-    owner: { uid: number; gid: number },
-    path: string,
-  ): Promise<void> {
+  /** Gives everything in `dir` to `job.owner`; only called for a recursive job. */
+  private async chownChildren(dir: DirHandle, job: ChownJob): Promise<void> {
+    const { path } = job;
     const names = await readdir(dir.self()).catch((error: unknown) => {
       throw ioError(`Cannot list ${path}`, error);
     });
-    for (const name of names) await this.chownEntry(dir, name, owner, true, path);
+    for (const name of names) await this.chownEntry(dir, name, job);
   }
+}
+
+/** One listing in progress, shared by the recursive calls. */
+interface Listing {
+  /** Whether subdirectories are listed too. */
+  recursive: boolean;
+  /** Entries found so far; the cap on entries counts these. */
+  entries: FileEntry[];
+}
+
+/** One `chown` in progress, shared by the recursive calls. */
+interface ChownJob {
+  owner: { uid: number; gid: number };
+  /** Whether directories are entered. */
+  recursive: boolean;
+  /** The path as the caller gave it, for messages. */
+  path: string;
 }
 
 /**
  * Opens the file the walk ends at, never through a symlink: a link met last
  * is followed like any other, inside the workspace only.
  */
-async function openLast(
-  walk: PathWalk,
-  flags: number,
-  path: string,
-  options?: DescendOptions,
-): Promise<FileHandle> {
+async function openLast(walk: PathWalk, flags: number, options?: DescendOptions): Promise<FileHandle> {
+  const path = walk.path;
   for (;;) {
     const name = await walk.toLast(options);
     if (name === undefined) throw new SandboxError('invalid', `${path} is a directory`);

@@ -92,7 +92,7 @@ export function defineSkill<P extends StandardSchemaV1, O extends StandardSchema
   assertSchema(definition.parameters, `${label} parameters`);
   assertSchema(definition.output, `${label} output`);
   // Refused now when no JSON Schema can be had; one waiting on tandem's zod is made when first shown.
-  jsonSchemaNow(definition.parameters, `${label} parameters`, definition.parametersSchema);
+  jsonSchemaNow(definition.parameters, `${label} parameters`, { given: definition.parametersSchema });
   return {
     id: definition.id,
     name: definition.name ?? definition.id,
@@ -116,7 +116,7 @@ export function defineSkill<P extends StandardSchemaV1, O extends StandardSchema
  * @throws ConfigError (as a rejection) when no JSON Schema can be made of `parameters`.
  */
 export function skillParametersSchema(skill: Skill): Promise<JsonSchema> {
-  return jsonSchemaOf(skill.parameters, `Skill '${skill.id}' parameters`, skill.parametersSchema);
+  return jsonSchemaOf(skill.parameters, `Skill '${skill.id}' parameters`, { given: skill.parametersSchema });
 }
 
 /** The output schema of a tool skill given none: any value, as is. */

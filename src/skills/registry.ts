@@ -172,17 +172,11 @@ export class SkillRegistry {
       usage: emptyUsage(),
     };
     const scoped = options.parentId === undefined ? emit : emit.scope({ parentId: options.parentId });
-    return (await this.invokeAt(id, params, env, 0, [], scoped)) as T;
+    return (await this.invokeAt(id, params, { env, depth: 0, parentPath: [], emit: scoped })) as T;
   }
 
-  private async invokeAt(
-    id: string,
-    params: unknown,
-    env: SkillEnvironment,
-    depth: number,
-    parentPath: readonly string[],
-    emit: Emitter,
-  ): Promise<unknown> {
+  private async invokeAt(id: string, params: unknown, caller: SkillCaller): Promise<unknown> {
+    const { env, depth, parentPath, emit } = caller;
     if (env.signal.aborted) throw new AbortError(env.signal.reason);
     const path = [...parentPath, id];
     const skill = this.skills.get(id);
@@ -233,7 +227,7 @@ export class SkillRegistry {
     const invocationId = this.runtime.ids.next('skill');
     const frame = { skillId: id, invocationId, depth, path, emit: emit.scope({ parentId: invocationId }) };
     const ctx = createSkillContext(env, frame, (childId, childParams) =>
-      this.invokeAt(childId, childParams, env, depth + 1, path, frame.emit),
+      this.invokeAt(childId, childParams, { env, depth: depth + 1, parentPath: path, emit: frame.emit }),
     );
     let raw: unknown;
     try {
@@ -261,6 +255,17 @@ export class SkillRegistry {
     emit.emit('skill_output', { skillId: id, output: output.data, depth });
     return output.data;
   }
+}
+
+/** Where an invocation comes from: the run's environment and the chain of skills above it. */
+interface SkillCaller {
+  env: SkillEnvironment;
+  /** The depth the invoked skill runs at (0 for a direct invocation). */
+  depth: number;
+  /** The ids of the skills above it, outermost first (cycles are refused against these). */
+  parentPath: readonly string[];
+  /** The emitter of the invoking skill (or of the caller, at depth 0). */
+  emit: Emitter;
 }
 
 function describe(issues: readonly SchemaIssue[]): string {

@@ -45,7 +45,7 @@ export function reduceProgress(state: RunProgress, event: TandemEvent, limits?: 
     next.status = 'running';
     next.startedAt = event.at;
   }
-  apply(next, state, event, { ...DEFAULT_PROGRESS_LIMITS, ...limits });
+  apply(next, event, { ...DEFAULT_PROGRESS_LIMITS, ...limits });
   if (isTerminalEvent(event)) {
     next.endedAt = event.at;
     next.currentStage = undefined;
@@ -53,13 +53,14 @@ export function reduceProgress(state: RunProgress, event: TandemEvent, limits?: 
   return next;
 }
 
-/** Sets on `next` (a shallow copy of `prev`) what `event` changes. */
-function apply(
-  next: RunProgress,
-  prev: RunProgress,
-  event: TandemEvent,
-  limits: Required<ProgressLimits>,
-): void {
+/**
+ * Sets on `next` (a shallow copy of the previous state) what `event` changes.
+ * Each case reads a field of `next` before replacing it, so it reads the
+ * previous value: `next` only differs in `runId`, `lastSeq`, `updatedAt`,
+ * `status` and `startedAt`, which no case reads.
+ */
+function apply(next: RunProgress, event: TandemEvent, limits: Required<ProgressLimits>): void {
+  const prev: Readonly<RunProgress> = next;
   const max = limits.maxListItems;
   switch (event.type) {
     case 'run_started':
@@ -73,19 +74,17 @@ function apply(
       next.routing = entry(event);
       return;
     case 'plan_overview':
-      next.plan = planOf(event.title, event.summary, 0, event.steps, undefined);
+      next.plan = planOf({ title: event.title, summary: event.summary, revision: 0 }, event.steps, undefined);
       return;
     case 'plan_revised':
       next.plan = planOf(
-        prev.plan?.title ?? '',
-        prev.plan?.summary ?? '',
-        event.revision,
+        { title: prev.plan?.title ?? '', summary: prev.plan?.summary ?? '', revision: event.revision },
         event.steps,
         prev.plan,
       );
       return;
     case 'plan_step_started':
-      next.plan = updateStep(prev.plan, event.stepId ?? event.step.id, event.step, (s) => ({
+      next.plan = updateStep(prev.plan, { id: event.stepId ?? event.step.id, view: event.step }, (s) => ({
         ...s,
         status: 'running',
         attempts: event.attempt,
@@ -96,7 +95,7 @@ function apply(
       return;
     case 'plan_step_completed': {
       const output = clip(event.output, limits.maxOutputChars);
-      const plan = updateStep(prev.plan, event.stepId, undefined, (s) => ({
+      const plan = updateStep(prev.plan, { id: event.stepId }, (s) => ({
         ...s,
         status: 'completed',
         output,
@@ -108,7 +107,7 @@ function apply(
     case 'plan_step_failed': {
       const status: StepStatus = event.skipped ? 'skipped' : event.willRetry ? 'retrying' : 'failed';
       const endedAt = event.willRetry ? undefined : event.at;
-      next.plan = updateStep(prev.plan, event.stepId, undefined, (s) => ({
+      next.plan = updateStep(prev.plan, { id: event.stepId }, (s) => ({
         ...s,
         status,
         error: event.error,
@@ -121,7 +120,7 @@ function apply(
       return;
     case 'token':
     case 'reasoning':
-      appendDelta(next, prev, event, limits.maxTextChars);
+      appendDelta(next, event, limits.maxTextChars);
       return;
     case 'partial_object':
       next.partialObject = event.object;
@@ -172,7 +171,7 @@ function apply(
       next.usage = sumUsage(prev.usage, event.usage);
       // Only a step of the plan: usage of a call outside it must not add a phantom step.
       if (event.stepId && prev.plan?.steps.some((s) => s.id === event.stepId)) {
-        next.plan = updateStep(prev.plan, event.stepId, undefined, (s) => ({
+        next.plan = updateStep(prev.plan, { id: event.stepId }, (s) => ({
           ...s,
           usage: sumUsage(s.usage ?? emptyUsage(), event.usage),
         }));
@@ -262,12 +261,11 @@ function applyStage(stages: StageProgress[], event: TandemEvent<'stage'>): Stage
 
 /** Steps from a plan's views; a step already known keeps its attempts, output and error. */
 function planOf(
-  title: string,
-  summary: string,
-  revision: number,
+  header: Pick<PlanProgress, 'title' | 'summary' | 'revision'>,
   views: PlanStepView[],
   previous: PlanProgress | undefined,
 ): PlanProgress {
+  const { title, summary, revision } = header;
   const known = new Map(previous?.steps.map((s) => [s.id, s]));
   const steps = views.map((v) => stepOf(v, known.get(v.id)));
   const completed = steps.filter((s) => s.status === 'completed').length;
@@ -281,13 +279,19 @@ function stepOf(view: PlanStepView, known?: StepProgress): StepProgress {
     : { id, description, dependsOn, status, attempts: 0 };
 }
 
-/** The plan with step `id` changed; a step it lacks (a UI that joined late) is added from `view`. */
+/** A plan step an event names: its id, and its view when the event carries one. */
+interface StepRef {
+  readonly id: string | undefined;
+  readonly view?: PlanStepView;
+}
+
+/** The plan with step `ref.id` changed; a step it lacks (a UI that joined late) is added from `ref.view`. */
 function updateStep(
   plan: PlanProgress | undefined,
-  id: string | undefined,
-  view: PlanStepView | undefined,
+  ref: StepRef,
   change: (step: StepProgress) => StepProgress,
 ): PlanProgress | undefined {
+  const { id, view } = ref;
   if (id === undefined) return plan;
   const base = plan ?? { title: '', summary: '', revision: 0, steps: [], completed: 0, total: 0 };
   const i = base.steps.findIndex((s) => s.id === id);
@@ -342,12 +346,12 @@ function applyToolProgress(tools: ToolActivity[], event: TandemEvent<'tool_progr
  */
 function appendDelta(
   next: RunProgress,
-  prev: RunProgress,
   event: TandemEvent<'token'> | TandemEvent<'reasoning'>,
   max: number,
 ): void {
+  const streams = next.streams;
   const key = streamKey(event.agent, event.stepId);
-  const stream: TextStream = { ...(prev.streams[key] ?? emptyStream(event)) };
+  const stream: TextStream = { ...(streams[key] ?? emptyStream(event)) };
   const field = event.type === 'token' ? 'text' : 'reasoning';
   let text = stream[field] + event.delta;
   if (text.length > max) {
@@ -356,7 +360,7 @@ function appendDelta(
     text = text.slice(text.length - keep);
   }
   stream[field] = text;
-  next.streams = { ...prev.streams, [key]: stream };
+  next.streams = { ...streams, [key]: stream };
   next.activeStream = key;
 }
 

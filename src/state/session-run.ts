@@ -64,7 +64,8 @@ export async function loadSessionHistory(session: Session, limit: number): Promi
   const window = items.slice(start);
   const tail = window.map((item) => item.message);
   const summary = snapshot.summary?.text;
-  const messages = summary === undefined ? tail : placeBetween([], formatSummary(summary), tail, true);
+  const messages =
+    summary === undefined ? tail : placeBetween({ head: [], tail }, formatSummary(summary), true);
   const seqs = new Map<Message, number>();
   // The summary's own message stands for nothing appended; a merged one stands for its item.
   const offset = messages.length - tail.length;

@@ -75,6 +75,7 @@ export function workingMemorySection(
  * conversation changed meanwhile, fails with a message the model can act on.
  */
 export function workingMemoryTool(host: WorkingMemoryHost, options: WorkingMemoryOptions): Tool {
+  const memory: WorkingMemoryBinding = { host, options };
   return {
     name: options.toolName ?? DEFAULT_WORKING_MEMORY_TOOL,
     description:
@@ -82,16 +83,18 @@ export function workingMemoryTool(host: WorkingMemoryHost, options: WorkingMemor
     parameters: argumentsSchema(options),
     risk: 'safe',
     parallelSafe: false,
-    execute: (args: { memory: unknown }, ctx: ToolContext) => update(host, options, args.memory, ctx),
+    execute: (args: { memory: unknown }, ctx: ToolContext) => update(memory, args.memory, ctx),
   };
 }
 
-async function update(
-  host: WorkingMemoryHost,
-  options: WorkingMemoryOptions,
-  value: unknown,
-  ctx: ToolContext,
-): Promise<string> {
+/** Where the tool writes: the notes' host and their options, made once per tool. */
+interface WorkingMemoryBinding {
+  readonly host: WorkingMemoryHost;
+  readonly options: WorkingMemoryOptions;
+}
+
+async function update(memory: WorkingMemoryBinding, value: unknown, ctx: ToolContext): Promise<string> {
+  const { host, options } = memory;
   const run = host.runOf(ctx.runId);
   if (!run) throw new Error('Working memory is not available in this run (it has no resourceId).');
   const key = ctx.stepId ?? '';

@@ -13,22 +13,32 @@ type Decision =
   | { allow: false; result: string; isError?: boolean; deferred?: true; interrupt?: InterruptView };
 
 /**
- * Applies `filterOutput` to a successful call. A failure never lets the
+ * What {@link filter} needs of the runner's context: its output filter and
+ * signal (structural, so this file does not import the runner's types).
+ */
+interface FilterContext<Call> {
+  signal: AbortSignal;
+  filterOutput?: (output: string, call: Call, ctx: never) => unknown;
+}
+
+/**
+ * Applies the context's `filterOutput` (which must be set) to a successful call. A failure never lets the
  * unfiltered output through; a withheld output drops the tool's images and
  * files with its text, and whatever the filter lets through keeps them.
  */
-export async function filter(
-  filterOutput: (output: string) => unknown,
+export async function filter<Call extends { tool: { name: string } }, Ctx extends FilterContext<Call>>(
   settled: Settled,
-  toolName: string,
-  signal: AbortSignal,
+  prepared: Call,
+  ctx: Ctx,
 ): Promise<Settled> {
   const { output, attachments } = settled;
+  // Called unbound, as a plain function: `this` is not the context.
+  const filterOutput = ctx.filterOutput as (output: string, call: Call, ctx: Ctx) => unknown;
   let filtered: unknown;
   try {
-    filtered = await filterOutput(output);
+    filtered = await filterOutput(output, prepared, ctx);
   } catch (error) {
-    if (signal.aborted) return { output: abortedText(toolName), isError: true };
+    if (ctx.signal.aborted) return { output: abortedText(prepared.tool.name), isError: true };
     return { output: `Error: the tool's output filter failed: ${errorMessage(error)}`, isError: true };
   }
   if (isWithheld(filtered)) return { output: filtered.output, isError: false, filtered: true };

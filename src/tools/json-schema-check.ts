@@ -17,26 +17,67 @@ type Path = readonly PropertyKey[];
 
 /** The problems of `value` against `schema`; empty when it passes. */
 export function checkJsonSchema(schema: JsonSchema, value: unknown): SchemaIssue[] {
-  const issues: SchemaIssue[] = [];
-  check(schema, value, [], issues);
-  return issues;
+  return new IssueCollector().check(schema, value, []);
 }
 
-function check(schema: unknown, value: unknown, path: Path, issues: SchemaIssue[]): void {
-  if (schema === false) {
-    issues.push({ path, message: 'No value is allowed here' });
-    return;
+/** Walks a value down its schema, collecting the problems it finds (a fresh one per walk). */
+class IssueCollector {
+  readonly issues: SchemaIssue[] = [];
+
+  /** Checks `value` at `path`; returns every issue collected so far. */
+  check(schema: unknown, value: unknown, path: Path): SchemaIssue[] {
+    const { issues } = this;
+    if (schema === false) {
+      issues.push({ path, message: 'No value is allowed here' });
+      return issues;
+    }
+    if (!isRecord(schema)) return issues;
+    const local = typeProblem(schema, value) ?? valueProblem(schema, value);
+    if (local !== undefined) {
+      // A value of the wrong type would only repeat the same mistake below.
+      issues.push({ path, message: local });
+      return issues;
+    }
+    if (Array.isArray(value)) this.checkItems(schema, value, path);
+    else if (isRecord(value)) this.checkProperties(schema, value, path);
+    this.checkCombinators(schema, value, path);
+    return issues;
   }
-  if (!isRecord(schema)) return;
-  const local = typeProblem(schema, value) ?? valueProblem(schema, value);
-  if (local !== undefined) {
-    // A value of the wrong type would only repeat the same mistake below.
-    issues.push({ path, message: local });
-    return;
+
+  private checkItems(schema: Record<string, unknown>, value: readonly unknown[], path: Path): void {
+    // Tuples (`prefixItems`, draft-07 array `items`) are left to the tool.
+    if (schema.prefixItems !== undefined || Array.isArray(schema.items)) return;
+    for (const [i, item] of value.entries()) this.check(schema.items, item, [...path, i]);
   }
-  if (Array.isArray(value)) checkItems(schema, value, path, issues);
-  else if (isRecord(value)) checkProperties(schema, value, path, issues);
-  checkCombinators(schema, value, path, issues);
+
+  private checkProperties(schema: Record<string, unknown>, value: Record<string, unknown>, path: Path): void {
+    const properties = isRecord(schema.properties) ? schema.properties : {};
+    if (Array.isArray(schema.required)) {
+      for (const key of schema.required) {
+        if (typeof key === 'string' && value[key] === undefined) {
+          this.issues.push({ path: [...path, key], message: 'Invalid input: required property is missing' });
+        }
+      }
+    }
+    const extra = schema.patternProperties === undefined ? schema.additionalProperties : undefined;
+    for (const [key, item] of Object.entries(value)) {
+      if (Object.hasOwn(properties, key)) this.check(properties[key], item, [...path, key]);
+      else if (extra === false)
+        this.issues.push({ path: [...path, key], message: `Unrecognized key: "${key}"` });
+      else this.check(extra, item, [...path, key]);
+    }
+  }
+
+  private checkCombinators(schema: Record<string, unknown>, value: unknown, path: Path): void {
+    if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) this.check(branch, value, path);
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const branches = schema[key];
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      if (!branches.some((branch) => passes(branch, value))) {
+        this.issues.push({ path, message: 'Invalid input: matches none of the allowed shapes' });
+      }
+    }
+  }
 }
 
 function typeProblem(schema: Record<string, unknown>, value: unknown): string | undefined {
@@ -76,7 +117,7 @@ function valueProblem(schema: Record<string, unknown>, value: unknown): string |
   }
   if (typeof value === 'number') return numberProblem(schema, value);
   if (typeof value === 'string') return stringProblem(schema, value);
-  if (Array.isArray(value)) return sizeProblem('items', value.length, schema.minItems, schema.maxItems);
+  if (Array.isArray(value)) return sizeProblem(schema, 'items', value.length);
   return undefined;
 }
 
@@ -95,7 +136,7 @@ function numberProblem(schema: Record<string, unknown>, value: number): string |
 
 function stringProblem(schema: Record<string, unknown>, value: string): string | undefined {
   // JSON Schema counts code points, not UTF-16 units.
-  const size = sizeProblem('characters', [...value].length, schema.minLength, schema.maxLength);
+  const size = sizeProblem(schema, 'characters', [...value].length);
   if (size !== undefined || typeof schema.pattern !== 'string') return size;
   let pattern: RegExp;
   try {
@@ -106,65 +147,21 @@ function stringProblem(schema: Record<string, unknown>, value: string): string |
   return pattern.test(value) ? undefined : `Invalid string: must match pattern ${schema.pattern}`;
 }
 
-function sizeProblem(unit: string, size: number, min: unknown, max: unknown): string | undefined {
+/** Checks `size` against `minItems`/`maxItems` (`items`) or `minLength`/`maxLength` (`characters`). */
+function sizeProblem(
+  schema: Record<string, unknown>,
+  unit: 'items' | 'characters',
+  size: number,
+): string | undefined {
+  const min = unit === 'items' ? schema.minItems : schema.minLength;
+  const max = unit === 'items' ? schema.maxItems : schema.maxLength;
   if (typeof min === 'number' && size < min) return `Too small: expected at least ${min} ${unit}`;
   if (typeof max === 'number' && size > max) return `Too big: expected at most ${max} ${unit}`;
   return undefined;
 }
 
-function checkItems(
-  schema: Record<string, unknown>,
-  value: readonly unknown[],
-  path: Path,
-  issues: SchemaIssue[],
-): void {
-  // Tuples (`prefixItems`, draft-07 array `items`) are left to the tool.
-  if (schema.prefixItems !== undefined || Array.isArray(schema.items)) return;
-  for (const [i, item] of value.entries()) check(schema.items, item, [...path, i], issues);
-}
-
-function checkProperties(
-  schema: Record<string, unknown>,
-  value: Record<string, unknown>,
-  path: Path,
-  issues: SchemaIssue[],
-): void {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  if (Array.isArray(schema.required)) {
-    for (const key of schema.required) {
-      if (typeof key === 'string' && value[key] === undefined) {
-        issues.push({ path: [...path, key], message: 'Invalid input: required property is missing' });
-      }
-    }
-  }
-  const extra = schema.patternProperties === undefined ? schema.additionalProperties : undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (Object.hasOwn(properties, key)) check(properties[key], item, [...path, key], issues);
-    else if (extra === false) issues.push({ path: [...path, key], message: `Unrecognized key: "${key}"` });
-    else check(extra, item, [...path, key], issues);
-  }
-}
-
-function checkCombinators(
-  schema: Record<string, unknown>,
-  value: unknown,
-  path: Path,
-  issues: SchemaIssue[],
-): void {
-  if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) check(branch, value, path, issues);
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (!Array.isArray(branches) || branches.length === 0) continue;
-    if (!branches.some((branch) => passes(branch, value))) {
-      issues.push({ path, message: 'Invalid input: matches none of the allowed shapes' });
-    }
-  }
-}
-
 function passes(schema: unknown, value: unknown): boolean {
-  const found: SchemaIssue[] = [];
-  check(schema, value, [], found);
-  return found.length === 0;
+  return new IssueCollector().check(schema, value, []).length === 0;
 }
 
 function typeName(value: unknown): string {

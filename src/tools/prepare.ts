@@ -6,7 +6,7 @@
  */
 import type { ToolCallPart } from '../core/messages.js';
 import { parseArguments } from './arguments.js';
-import type { ToolRegistry } from './registry.js';
+import type { ToolRegistry, ToolResolution } from './registry.js';
 import { checkSchema, type SchemaIssue, type SchemaValidation } from './schema.js';
 import type { Tool } from './types.js';
 
@@ -106,7 +106,8 @@ export async function prepareToolCalls(
   let pending = false;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    const { tool, requestedName } = tools[i]!;
+    const resolution = tools[i]!;
+    const { tool } = resolution;
     const raw = (parsed[i] as { value: Record<string, unknown> }).value;
     const first = firstSame(calls, tools, i);
     if (first !== undefined) {
@@ -118,8 +119,8 @@ export async function prepareToolCalls(
     if (validated instanceof Promise) pending = true;
     prepared[i] =
       validated instanceof Promise
-        ? validated.then((outcome) => readyCall(call, tool, raw, outcome, requestedName))
-        : readyCall(call, tool, raw, validated, requestedName);
+        ? validated.then((outcome) => readyCall(call, resolution, outcome))
+        : readyCall(call, resolution, validated);
   }
   // Schemas that validate synchronously (zod's) need no `Promise.all`: a promise per call less every turn (bench/).
   const ready = pending ? await Promise.all(prepared) : (prepared as PreparedCall[]);
@@ -141,20 +142,22 @@ function firstSame(
   return undefined;
 }
 
+/** A call whose arguments parsed as JSON, settled by its schema check. */
 function readyCall(
   call: ToolCallPart,
-  tool: Tool,
-  raw: Record<string, unknown>,
+  { tool, requestedName }: ToolResolution,
   validated: SchemaValidation<unknown>,
-  requestedName: string | undefined,
 ): PreparedCall {
   if (!validated.success) {
+    // Parsed again rather than carried: the arguments only matter on this rare path, and
+    // parsing is deterministic, so the events see the same arguments.
+    const parsed = parseArguments(call.arguments);
     return {
       status: 'invalid_args',
       call,
       message: describeIssues(tool.name, validated.issues),
       tool,
-      args: raw,
+      args: parsed.ok ? parsed.value : undefined,
     };
   }
   return requestedName === undefined

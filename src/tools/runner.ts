@@ -155,13 +155,13 @@ export class ToolRunner {
         continue;
       }
       emitCall(ctx.emit, call);
-      const name = call.tool?.name ?? call.call.name;
-      const settled = { output: call.message, isError: true };
-      outcomes[i] = this.complete(call.call.id, name, call.tool?.maxOutputChars, settled, 0, ctx);
+      outcomes[i] = this.complete(this.outcome(call, { output: call.message, isError: true }, 0), ctx);
     }
     if (!ready) return outcomes;
     if (ready.length > 1 && canRunConcurrently(prepared, ready)) {
-      return this.runConcurrently(prepared, ready, outcomes, ctx);
+      const results = await this.runConcurrently(prepared, ready, ctx);
+      for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
+      return outcomes;
     }
     for (const i of ready) {
       emitCall(ctx.emit, prepared[i]!);
@@ -170,10 +170,10 @@ export class ToolRunner {
     return outcomes;
   }
 
+  /** The outcomes of the `ready` calls, in their order. */
   private async runConcurrently(
     prepared: readonly PreparedCall[],
     ready: readonly number[],
-    outcomes: ToolOutcome[],
     ctx: RunToolsContext,
   ): Promise<ToolOutcome[]> {
     const ids = ready.map((i) => prepared[i]!.call.id);
@@ -185,9 +185,8 @@ export class ToolRunner {
     const results = await (ready.length > this.concurrency
       ? this.inTurnLimit(prepared, ready, ctx)
       : Promise.all(ready.map((i) => this.limited(prepared[i] as ReadyToolCall, ctx, start))));
-    for (let k = 0; k < ready.length; k++) outcomes[ready[k]!] = results[k]!;
     ctx.emit.emit('parallel_complete', { ids, durationMs: this.clock.now() - start });
-    return outcomes;
+    return results;
   }
 
   /**
@@ -218,62 +217,57 @@ export class ToolRunner {
     ctx: RunToolsContext,
     start = this.clock.now(),
   ): Promise<ToolOutcome> => {
-    if (!ctx.gate) return this.invoke(prepared, ctx, start, undefined);
+    if (!ctx.gate) return this.invoke(prepared, ctx, start);
     let decision: ReturnType<ToolGate>;
     try {
       decision = ctx.gate(prepared, ctx);
     } catch (error) {
-      return this.invoke(prepared, ctx, start, gateFailure(error));
+      return Promise.resolve(this.complete(this.since(prepared, gateFailure(error), start), ctx));
     }
     // A verdict given at once (the built-in scan's) goes straight on: no promise hop per call (bench/).
-    if (!isThenable(decision)) return this.invoke(prepared, ctx, start, denial(decision));
+    if (!isThenable(decision)) {
+      const denied = denial(decision);
+      if (!denied) return this.invoke(prepared, ctx, start);
+      return Promise.resolve(this.complete(this.since(prepared, denied, start), ctx));
+    }
     return Promise.resolve(decision).then(
-      (verdict) => this.invoke(prepared, ctx, start, denial(verdict)),
-      (error: unknown) => this.invoke(prepared, ctx, start, gateFailure(error)),
+      (verdict) => {
+        const denied = denial(verdict);
+        return denied
+          ? this.complete(this.since(prepared, denied, start), ctx)
+          : this.invoke(prepared, ctx, start);
+      },
+      (error: unknown) => this.complete(this.since(prepared, gateFailure(error), start), ctx),
     );
   };
 
-  /** Runs the allowed call (`denied` answers it instead) and completes it. */
-  private async invoke(
-    prepared: ReadyToolCall,
-    ctx: RunToolsContext,
-    start: number,
-    denied: Settled | undefined,
-  ): Promise<ToolOutcome> {
-    const settled =
-      denied ?? (ctx.signal.aborted ? { output: abortedText(prepared.tool.name), isError: true } : undefined);
-    if (settled) return this.completeCall(prepared, settled, start, ctx);
-    let result = await invokeTool(prepared, ctx, this.clock);
-    const filterOutput = ctx.filterOutput;
-    if (filterOutput && !result.isError) {
-      const apply = (output: string) => filterOutput(output, prepared, ctx);
-      result = await filter(apply, result, prepared.tool.name, ctx.signal);
+  /** Runs a call the gate allowed and completes it. */
+  private async invoke(prepared: ReadyToolCall, ctx: RunToolsContext, start: number): Promise<ToolOutcome> {
+    if (ctx.signal.aborted) {
+      const aborted = { output: abortedText(prepared.tool.name), isError: true };
+      return this.complete(this.since(prepared, aborted, start), ctx);
     }
-    return this.completeCall(prepared, result, start, ctx);
+    let result = await invokeTool(prepared, ctx, this.clock);
+    if (ctx.filterOutput && !result.isError) result = await filter(result, prepared, ctx);
+    return this.complete(this.since(prepared, result, start), ctx);
   }
 
-  private completeCall(
-    prepared: ReadyToolCall,
-    settled: Settled,
-    start: number,
-    ctx: RunToolsContext,
-  ): ToolOutcome {
-    const { call, tool } = prepared;
-    return this.complete(call.id, tool.name, tool.maxOutputChars, settled, this.clock.now() - start, ctx);
+  /** The outcome of a ready call that started at `start`. */
+  private since(prepared: ReadyToolCall, settled: Settled, start: number): ToolOutcome {
+    return this.outcome(prepared, settled, this.clock.now() - start);
   }
 
-  private complete(
-    id: string,
-    name: string,
-    toolLimit: number | undefined,
+  /** The outcome of a call (a call that is not ready may have no tool: it goes by the name it was called). */
+  private outcome(
+    prepared: PreparedCall,
     { output, isError, filtered, deferred, interrupt, attachments }: Settled,
     durationMs: number,
-    ctx: RunToolsContext,
   ): ToolOutcome {
-    const { text, truncated } = truncateOutput(output, toolLimit ?? this.maxOutputChars);
+    const { call, tool } = prepared;
+    const { text, truncated } = truncateOutput(output, tool?.maxOutputChars ?? this.maxOutputChars);
     const outcome: ToolOutcome = {
-      toolCallId: id,
-      toolName: name,
+      toolCallId: call.id,
+      toolName: tool?.name ?? call.name,
       output,
       content: text,
       isError,
@@ -282,15 +276,29 @@ export class ToolRunner {
     };
     if (deferred) outcome.deferred = true;
     if (interrupt) outcome.interrupt = interrupt;
+    if (filtered) outcome.filtered = true;
+    if (attachments) outcome.attachments = attachments;
+    return outcome;
+  }
+
+  /** Reports a settled call (its `tool_result` event and `onSettled`) and returns its outcome. */
+  private complete(outcome: ToolOutcome, ctx: RunToolsContext): ToolOutcome {
+    const {
+      toolCallId: id,
+      toolName: name,
+      output,
+      content,
+      isError,
+      durationMs,
+      truncated,
+      attachments,
+    } = outcome;
     // What the model saw, not the whole output: a 50 MB page stays out of every event log.
-    const event: EventPayloads['tool_result'] = { id, name, output: text, isError, durationMs, truncated };
+    const event: EventPayloads['tool_result'] = { id, name, output: content, isError, durationMs, truncated };
     if (truncated) event.outputChars = output.length;
-    if (filtered) outcome.filtered = event.filtered = true;
-    if (attachments) {
-      outcome.attachments = attachments;
-      // Events carry what was returned, never the bytes.
-      event.attachments = attachments.map(mediaSummary);
-    }
+    if (outcome.filtered) event.filtered = true;
+    // Events carry what was returned, never the bytes.
+    if (attachments) event.attachments = attachments.map(mediaSummary);
     ctx.emit.emit('tool_result', event);
     ctx.onSettled?.(outcome);
     return outcome;

@@ -163,7 +163,10 @@ export function defineTool<S extends StandardSchemaV1, Result>(
   assertSchema(definition.parameters, label);
   if (definition.jsonSchema === undefined) assertZodObjectParameters(definition.parameters, label);
   // Judged now when it can be made now; a schema waiting on tandem's zod is judged by toolSpec.
-  jsonSchemaNow(definition.parameters, label, definition.jsonSchema, assertObjectParameters);
+  jsonSchemaNow(definition.parameters, label, {
+    given: definition.jsonSchema,
+    check: assertObjectParameters,
+  });
   return {
     name: definition.name,
     description: definition.description,
@@ -190,6 +193,6 @@ export function defineTool<S extends StandardSchemaV1, Result>(
 export async function toolSpec(tool: Tool): Promise<ToolSpec> {
   const label = `Tool '${tool.name}' parameters`;
   const parameters =
-    tool.jsonSchema ?? (await jsonSchemaOf(tool.parameters, label, undefined, assertObjectParameters));
+    tool.jsonSchema ?? (await jsonSchemaOf(tool.parameters, label, { check: assertObjectParameters }));
   return { name: tool.name, description: tool.description, parameters };
 }

@@ -176,8 +176,8 @@ export class RunViewerElement extends Base implements RunViewerApi {
   private refreshAnswering(): void {
     const url = this.getAttribute('answer-url');
     const token = this.getAttribute('token');
-    this.ctx.answer =
-      url && token ? (interrupt, answer) => postAnswer(url, token, interrupt, answer) : undefined;
+    const endpoint = url && token ? { url, token } : undefined;
+    this.ctx.answer = endpoint ? (interrupt, answer) => postAnswer(endpoint, interrupt, answer) : undefined;
   }
 
   private build(): void {
@@ -275,13 +275,19 @@ export class RunViewerElement extends Base implements RunViewerApi {
   }
 }
 
-/** Posts an answer to `url` + the interrupt's id with the run's token; explains a refusal. */
+/** Where answers go: the `answer-url` prefix and the run's `token`, read from the element's attributes. */
+interface AnswerEndpoint {
+  url: string;
+  token: string;
+}
+
+/** Posts an answer to the endpoint's url + the interrupt's id with the run's token; explains a refusal. */
 async function postAnswer(
-  url: string,
-  token: string,
+  endpoint: AnswerEndpoint,
   interrupt: InterruptView,
   answer: Answer,
 ): Promise<AnswerOutcome> {
+  const { url, token } = endpoint;
   try {
     const response = await fetch(`${url}${encodeURIComponent(interrupt.id)}`, {
       method: 'POST',

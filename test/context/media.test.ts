@@ -110,14 +110,15 @@ describe('compression of images and files', () => {
   it('prunes old attachments to placeholders in their own result, keeping calls and results paired', () => {
     const messages = toolConversation(6, 50);
     messages[2] = withAttachments(messages[2]!, [photo]);
-    const { messages: out, pruned } = pruneToolOutputs(messages, 0, 8, 200);
+    const { messages: out, pruned } = pruneToolOutputs(messages, { from: 0, to: 8 }, 200);
     expect(pruned).toBe(1);
     const part = (out[2] as ToolMessage).content[0]!;
     expect(part.attachments).toBeUndefined();
     expect(part.content).toBe(`output 0 ${'x'.repeat(50)}\n[image: image/png, chart.png, 33 bytes]`);
     expect(pairingProblems(out)).toEqual([]);
     const long = withAttachments(result('c9', 'y'.repeat(300)), [photo]);
-    const prunedLong = pruneToolOutputs([call('c9'), long], 0, 2, 200).messages[1] as ToolMessage;
+    const prunedLong = pruneToolOutputs([call('c9'), long], { from: 0, to: 2 }, 200)
+      .messages[1] as ToolMessage;
     expect(prunedLong.content).toEqual([
       {
         type: 'tool_result',
@@ -140,7 +141,7 @@ describe('compression of images and files', () => {
     expect(out.method).toBe('summary');
     expect(out.messages.filter((m) => JSON.stringify(m).includes('chart.png'))).toEqual([last]);
 
-    const merged = placeBetween([assistant('done')], 'SUMMARY', [last], true);
+    const merged = placeBetween({ head: [assistant('done')], tail: [last] }, 'SUMMARY', true);
     expect(merged[1]!.content).toEqual([
       { type: 'text', text: 'SUMMARY\n\n' },
       ...(last.content as unknown[]),

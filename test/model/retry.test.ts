@@ -111,10 +111,15 @@ describe('Retry-After', () => {
 
   it('treats a negative Retry-After as no wait and ignores jitter', () => {
     const policy = resolveRetryPolicy();
-    expect(retryDelay(1, fail('overloaded', { retryAfterMs: -5 }), policy, sequenceRandom(0.9))).toBe(0);
-    expect(retryDelay(1, fail('overloaded', { retryAfterMs: 1_500 }), policy, sequenceRandom(0.9))).toBe(
-      1_500,
-    );
+    expect(
+      retryDelay(1, fail('overloaded', { retryAfterMs: -5 }), { retry: policy, random: sequenceRandom(0.9) }),
+    ).toBe(0);
+    expect(
+      retryDelay(1, fail('overloaded', { retryAfterMs: 1_500 }), {
+        retry: policy,
+        random: sequenceRandom(0.9),
+      }),
+    ).toBe(1_500);
   });
 });
 

@@ -102,8 +102,7 @@ describe('errorFromResponse', () => {
 
   it('maps Anthropic and Gemini bodies', () => {
     const anthropic = errorFromResponse(
-      400,
-      none,
+      { status: 400, headers: none },
       JSON.stringify({
         type: 'error',
         error: {
@@ -116,15 +115,13 @@ describe('errorFromResponse', () => {
     expect(anthropic.kind).toBe('context_length');
     expect(anthropic.contextLimit).toBe(200000);
     const overloaded = errorFromResponse(
-      500,
-      none,
+      { status: 500, headers: none },
       '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
       CTX,
     );
     expect(overloaded.kind).toBe('overloaded');
     const gemini = errorFromResponse(
-      429,
-      none,
+      { status: 429, headers: none },
       JSON.stringify({
         error: {
           code: 429,
@@ -143,15 +140,19 @@ describe('errorFromResponse', () => {
   });
 
   it('uses the provider-specific context-length test', () => {
-    const error = errorFromResponse(400, none, '{"error":{"message":"input exceeds model window"}}', {
-      ...CTX,
-      isContextLength: (m) => m.includes('model window'),
-    });
+    const error = errorFromResponse(
+      { status: 400, headers: none },
+      '{"error":{"message":"input exceeds model window"}}',
+      {
+        ...CTX,
+        isContextLength: (m) => m.includes('model window'),
+      },
+    );
     expect(error.kind).toBe('context_length');
   });
 
   it('falls back to the status when the body is empty', () => {
-    const error = errorFromResponse(404, none, '', CTX);
+    const error = errorFromResponse({ status: 404, headers: none }, '', CTX);
     expect(error).toMatchObject({ kind: 'not_found', message: 'HTTP 404', model: 'p:m' });
   });
 });

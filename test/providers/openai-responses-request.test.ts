@@ -9,8 +9,7 @@ describe('OpenAI Responses request body', () => {
   it('puts a multi-part system prompt into instructions and never into the input', () => {
     const body = buildResponsesBody(
       { system: [{ text: 'You are terse.', cache: true }, { text: 'Answer in English.' }], messages: [user] },
-      'gpt-4o',
-      {},
+      { modelId: 'gpt-4o', settings: {} },
       false,
     );
     expect(body.instructions).toBe('You are terse.\n\nAnswer in English.');
@@ -21,7 +20,9 @@ describe('OpenAI Responses request body', () => {
   });
 
   it('omits instructions when there is no system prompt', () => {
-    expect(buildResponsesBody({ messages: [user] }, 'gpt-4o', {}, false)).not.toHaveProperty('instructions');
+    expect(
+      buildResponsesBody({ messages: [user] }, { modelId: 'gpt-4o', settings: {} }, false),
+    ).not.toHaveProperty('instructions');
   });
 
   it('sends tools as non-strict function tools and a named tool choice as a function choice', () => {
@@ -33,8 +34,7 @@ describe('OpenAI Responses request body', () => {
         ],
         toolChoice: { name: 'weather' },
       },
-      'gpt-4o',
-      {},
+      { modelId: 'gpt-4o', settings: {} },
       true,
     );
     expect(body.tools).toEqual([
@@ -69,7 +69,7 @@ describe('OpenAI Responses request body', () => {
         ],
       },
     ];
-    expect(buildResponsesBody({ messages }, 'gpt-4o', {}, false).input).toEqual([
+    expect(buildResponsesBody({ messages }, { modelId: 'gpt-4o', settings: {} }, false).input).toEqual([
       { role: 'user', content: [{ type: 'input_text', text: 'Weather in Rome?' }] },
       { role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
       { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{"city":"Rome"}' },
@@ -83,8 +83,7 @@ describe('OpenAI Responses request body', () => {
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
     const withSchema = buildResponsesBody(
       { messages: [user], responseFormat: { type: 'json', schema, name: 'verdict' } },
-      'gpt-4o',
-      {},
+      { modelId: 'gpt-4o', settings: {} },
       false,
     );
     expect(withSchema.text).toEqual({
@@ -92,8 +91,7 @@ describe('OpenAI Responses request body', () => {
     });
     const bare = buildResponsesBody(
       { messages: [user], responseFormat: { type: 'json' } },
-      'gpt-4o',
-      {},
+      { modelId: 'gpt-4o', settings: {} },
       false,
     );
     expect(bare.text).toEqual({ format: { type: 'json_object' } });
@@ -101,7 +99,7 @@ describe('OpenAI Responses request body', () => {
 
   it('sends temperature and max_output_tokens to a chat model, without encrypted reasoning or stop', () => {
     const request: ModelRequest = { messages: [user], temperature: 0.2, maxOutputTokens: 300, stop: ['END'] };
-    const body = buildResponsesBody(request, 'gpt-4o', {}, false);
+    const body = buildResponsesBody(request, { modelId: 'gpt-4o', settings: {} }, false);
     expect(body.temperature).toBe(0.2);
     expect(body.max_output_tokens).toBe(300);
     expect(body.store).toBe(false);
@@ -113,8 +111,7 @@ describe('OpenAI Responses request body', () => {
   it('drops temperature for reasoning models and asks them for encrypted reasoning and the configured effort', () => {
     const body = buildResponsesBody(
       { messages: [user], temperature: 0.2 },
-      'gpt-5-mini',
-      { reasoningEffort: 'low', reasoningSummary: 'auto' },
+      { modelId: 'gpt-5-mini', settings: { reasoningEffort: 'low', reasoningSummary: 'auto' } },
       false,
     );
     expect(body).not.toHaveProperty('temperature');
@@ -145,11 +142,11 @@ describe('OpenAI Responses request body', () => {
         ],
       },
     ];
-    const stored = buildResponsesBody({ messages }, 'o3', { store: true }, false);
+    const stored = buildResponsesBody({ messages }, { modelId: 'o3', settings: { store: true } }, false);
     expect(stored.store).toBe(true);
     expect(stored).not.toHaveProperty('include');
     expect((stored.input as unknown[])[1]).toEqual({ type: 'reasoning', id: 'rs_1', summary: [] });
-    const stateless = buildResponsesBody({ messages }, 'o3', {}, false);
+    const stateless = buildResponsesBody({ messages }, { modelId: 'o3', settings: {} }, false);
     expect(stateless.input).toEqual([
       { role: 'user', content: [{ type: 'input_text', text: 'Weather in Rome?' }] },
       { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
@@ -170,7 +167,9 @@ describe('OpenAI Responses request body', () => {
         ],
       },
     ];
-    expect((buildResponsesBody({ messages }, 'o3', {}, false).input as unknown[]).slice(1)).toEqual([
+    expect(
+      (buildResponsesBody({ messages }, { modelId: 'o3', settings: {} }, false).input as unknown[]).slice(1),
+    ).toEqual([
       {
         type: 'reasoning',
         id: 'rs_9',
@@ -190,8 +189,7 @@ describe('OpenAI Responses request body', () => {
         messages: [user],
         providerOptions: { openai: { service_tier: 'flex', store: true }, anthropic: { x: 1 } },
       },
-      'gpt-4o',
-      {},
+      { modelId: 'gpt-4o', settings: {} },
       false,
     );
     expect(body.service_tier).toBe('flex');

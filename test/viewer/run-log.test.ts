@@ -85,7 +85,7 @@ describe('RunLog', () => {
     log.push(event(1));
     const controller = new AbortController();
     const request = new Request('http://x/events', { signal: controller.signal });
-    const response = eventsResponse(request, new URL(request.url), log, {
+    const response = eventsResponse(request, log, {
       clock: new FakeClock(),
       retryMs: 0,
       heartbeatMs: 0,

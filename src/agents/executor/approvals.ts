@@ -7,7 +7,7 @@
 import { ConfigError } from '../../core/errors.js';
 import type { InterruptView } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
-import type { Runtime } from '../../core/seams.js';
+import type { Clock, Runtime } from '../../core/seams.js';
 import { ApprovalGate } from '../../safety/approvals/approval-gate.js';
 import type { Interruption } from '../../safety/approvals/interruption.js';
 import { INTERRUPT_DEFAULTS } from '../../safety/approvals/interrupts.js';
@@ -26,15 +26,17 @@ export function withApprovals<O extends ExecutorSettings>(options: O, runtime: P
   return { ...options, approvals, gate: options.gate ?? approvals.gate };
 }
 
-/** The state of an execution that ended `interrupted`: its conversation and its questions. */
+/**
+ * The state of an execution that ended `interrupted`: its conversation and its
+ * questions. `host` gives the run's approvals (their scopes) and the clock (`updatedAt`).
+ */
 export function pausedExecution(
   runId: string,
   result: ExecutorResult & { interruptions?: Interruption[] },
-  approvals: ApprovalGate | undefined,
-  now: number,
+  host: { approvals: ApprovalGate | undefined; clock: Clock },
 ): PausedState {
   const last = [...result.messages].reverse().find((m) => m.role === 'user');
-  const scopes = approvals?.approvedScopes(runId) ?? [];
+  const scopes = host.approvals?.approvedScopes(runId) ?? [];
   return new PausedState({
     version: RUN_STATE_VERSION,
     runId,
@@ -49,7 +51,7 @@ export function pausedExecution(
     interrupts: (result.interruptions ?? []).map(viewOf),
     ...(scopes.length ? { approvedScopes: scopes } : {}),
     usage: { ...result.usage },
-    updatedAt: now,
+    updatedAt: host.clock.now(),
   });
 }
 

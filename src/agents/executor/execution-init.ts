@@ -138,9 +138,8 @@ export class ExecutionInit implements RunInit<ExecutorResult> {
     const stage: EventPayloads['stage'] = { name: 'executing', status: failed ? 'failed' : 'completed' };
     if (failed && result.error) stage.detail = result.error.message;
     this.emit.emit('stage', stage);
-    const { approvals, clock } = this.host;
-    if (result.status === 'interrupted')
-      result.state = pausedExecution(this.runId, result, approvals, clock.now());
+    const { approvals } = this.host;
+    if (result.status === 'interrupted') result.state = pausedExecution(this.runId, result, this.host);
     approvals?.forgetRun(this.runId);
     return completePayload(result);
   }

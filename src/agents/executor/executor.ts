@@ -182,13 +182,12 @@ export class Executor<T = undefined> {
     // Checked before the run starts, so an invalid limit throws before any work.
     const unpriced = checkModelPrices(limits, this.modelIds(), this.prices);
     const budget = RunBudget.isSet(limits)
-      ? new BudgetGuard(
-          limits,
+      ? new BudgetGuard(limits, {
           clock,
-          bus.usage,
-          (pressure) => bus.emit('budget', pressure),
-          (error) => run?.abort(error),
-        )
+          usage: bus.usage,
+          report: (pressure) => bus.emit('budget', pressure),
+          stop: (error) => run?.abort(error),
+        })
       : undefined;
     const parts = { bus, emit, runId, messages, options, usage, unpriced, budget, resumedFrom };
     run = new Run<ExecutorResult>(new ExecutionInit(this.host, parts));
@@ -285,7 +284,7 @@ export class Executor<T = undefined> {
       : linkedController(options.signal);
     // One timer for the run's deadlines: its wall clock, the caller's, and each model call's stall watch.
     const watchdog = own?.watchdog ?? new Watchdog(this.runtime.clock, signal);
-    const wallClock = new WallClockBudget(this.runtime.clock, this.limits.timeoutMs, watchdog, abort);
+    const wallClock = new WallClockBudget(watchdog, this.limits.timeoutMs, abort);
     if (options.deadline) watchCallerDeadline(watchdog, options.deadline, abort);
     const run: LoopRun = {
       messages,
@@ -321,8 +320,8 @@ export class Executor<T = undefined> {
     const early = (error: unknown) => failedBeforeStart(run, error);
     if (output === undefined) return this.registry.specs().then(() => runLoop(deps, run), early);
     const specs = this.registry.specs();
-    const hasTools = this.registry.size > 0;
-    const plan = outputPlan(output, this.invoker.model, hasTools, this.limits.maxOutputReasks);
+    const executor = { hasTools: this.registry.size > 0, maxReasks: this.limits.maxOutputReasks };
+    const plan = outputPlan(output, this.invoker.model, executor);
     return Promise.all([plan, specs]).then(([made]) => {
       deps.output = made;
       deps.base = withOutput(deps.base, made);

@@ -20,7 +20,7 @@ import {
 } from '../../core/errors.js';
 import { type LoopDeps, type LoopRun, type LoopState, loopState } from './loop-state.js';
 import type { ExecutorResult } from './options.js';
-import { partialOutput, result } from './outcome.js';
+import { cutShort } from './outcome.js';
 import { runPendingCalls } from './run-tools.js';
 import { withObject } from './structured-answer.js';
 import { turn } from './turn.js';
@@ -79,13 +79,13 @@ async function settle(loop: LoopState, outcome: FinalOutcome): Promise<ExecutorR
     case 'interrupted': {
       const names = outcome.interruptions.map((i) => i.toolName).join(', ');
       const error = new RunError('interrupted', `Paused on ${names}: answer on result.state, then resume`);
-      const interrupted = result(loop, partialOutput(loop), 'interrupted', error);
+      const interrupted = cutShort(loop, 'interrupted', error);
       interrupted.interruptions = outcome.interruptions;
       return interrupted;
     }
     case 'stopped': {
-      if (outcome.reason === 'aborted') return result(loop, partialOutput(loop), 'failed', outcome.error);
-      const partial = result(loop, partialOutput(loop), 'partial', outcome.error);
+      if (outcome.reason === 'aborted') return cutShort(loop, 'failed', outcome.error);
+      const partial = cutShort(loop, 'partial', outcome.error);
       // A run out of time or budget makes no more calls for its object.
       const more = outcome.reason === 'max_iterations' || outcome.reason === 'length';
       if (more) return structured(loop, partial);
@@ -134,7 +134,7 @@ export function failedBeforeStart(run: LoopRun, error: unknown): ExecutorResult 
 
 /** The result of an execution that failed with `error`. */
 function failed(loop: LoopState, error: unknown): ExecutorResult {
-  return result(loop, partialOutput(loop), 'failed', typed(error));
+  return cutShort(loop, 'failed', typed(error));
 }
 
 /** Anything thrown inside the loop as the typed error the result carries. */

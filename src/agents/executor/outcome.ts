@@ -15,13 +15,22 @@ export function partialOutput(loop: LoopState): string {
   );
 }
 
-/** The execution's result with `output`. */
-export function result(
+/**
+ * The result of an execution cut short (paused, stopped or failed): its
+ * {@link partialOutput}, with the typed `error` of the stop.
+ */
+export function cutShort(
   loop: LoopState,
-  output: string,
   status: ExecutorResult['status'],
   error?: TandemError,
 ): ExecutorResult {
+  const outcome = result(loop, partialOutput(loop), status);
+  if (error) outcome.error = error;
+  return outcome;
+}
+
+/** The execution's result with `output`; {@link cutShort} adds the error of one that did not succeed. */
+export function result(loop: LoopState, output: string, status: ExecutorResult['status']): ExecutorResult {
   const { messages, usage } = loop.run;
   const outcome: ExecutorResult = {
     output,
@@ -33,7 +42,6 @@ export function result(
     toolCalls: loop.toolCalls,
     finishReason: loop.finishReason,
   };
-  if (error) outcome.error = error;
   return outcome;
 }
 

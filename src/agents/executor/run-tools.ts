@@ -12,7 +12,7 @@ import type { ToolOutcome } from '../../tools/runner.js';
 import { turnErrorNote } from './error-streak.js';
 import type { LoopState } from './loop-state.js';
 import { callKey, repetitionNote } from './repetition.js';
-import { BatchResults, pendingBatch } from './tool-results.js';
+import { BatchResults, type PendingBatch, pendingBatch } from './tool-results.js';
 import { CONTINUE, stopOf, type TurnOutcome } from './turn-outcome.js';
 
 /**
@@ -25,12 +25,14 @@ export async function runPendingCalls(loop: LoopState): Promise<TurnOutcome> {
   const pending = pendingBatch(loop.run.messages);
   if (!pending) return CONTINUE;
   const prepared = await prepareToolCalls(loop.deps.registry, pending.calls);
-  return runTools(loop, prepared.calls, pending.results, pending.at);
+  return runTools(loop, prepared.calls, pending);
 }
 
 /**
- * Runs the turn's calls that have no result in `results` and writes the
- * tool message answering them at `at`. In a batch of several calls, every
+ * Runs the turn's calls that have no result in `pending.results` and writes
+ * the tool message answering them at `pending.at` — what a resumed
+ * conversation left (see {@link pendingBatch}); without `pending` the batch
+ * is new and its message goes after the conversation. In a batch of several calls, every
  * result is checkpointed as it settles, so neither a crash nor a pause runs
  * it again. Calls whose approval was deferred get no result: the results so
  * far are checkpointed and the turn comes to `interrupted`, with the
@@ -39,10 +41,11 @@ export async function runPendingCalls(loop: LoopState): Promise<TurnOutcome> {
 export async function runTools(
   loop: LoopState,
   calls: readonly PreparedCall[],
-  results = new BatchResults(calls.map((c) => c.call.id)),
-  at = loop.run.messages.length,
+  pending?: Pick<PendingBatch, 'results' | 'at'>,
 ): Promise<TurnOutcome> {
   const { deps, run } = loop;
+  const results = pending?.results ?? new BatchResults(calls.map((c) => c.call.id));
+  const at = pending?.at ?? run.messages.length;
   const batch: Batch = { calls, results, at, deferred: [], saving: undefined };
   const onSettled = (outcome: ToolOutcome) => {
     // A call cut by an abort has not settled: it runs again on resume.

@@ -85,16 +85,16 @@ export function executeOnSession(
 ): Promise<ExecutorResult> {
   // Not an async function: without a session the execution's own promise is the result, with no layer
   // wrapping it for as long as the run waits on its model (bench: memory per waiting run).
-  const session = options.session;
-  return session ? onSession(session, options, run, execute) : execute(options);
+  return options.session ? onSession(options, run, execute) : execute(options);
 }
 
+/** {@link executeOnSession} with `options.session` set. */
 async function onSession(
-  session: Session,
   options: SessionRunOptions & ExecuteOptions,
   run: SessionExecution,
   execute: (options: SessionExecuteOptions) => Promise<ExecutorResult>,
 ): Promise<ExecutorResult> {
+  const session = options.session!;
   const { runId, clock, emit } = run;
   let writer: SessionWriter;
   let history: Message[] | undefined;

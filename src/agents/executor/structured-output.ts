@@ -32,6 +32,13 @@ export interface OutputPlan {
   maxReasks: number;
 }
 
+/** What the executor brings to an output plan: whether it offers tools, and its re-ask limit. */
+export interface OutputExecutor {
+  hasTools: boolean;
+  /** Re-asks after an answer that does not match. */
+  maxReasks: number;
+}
+
 /**
  * The plan for `schema` on `model`, its JSON Schema made (see {@link outputFormat}).
  * @throws ConfigError (as a rejection) when `schema` is not a schema or has no JSON Schema.
@@ -39,8 +46,7 @@ export interface OutputPlan {
 export async function outputPlan(
   schema: Schema,
   model: ChatModel,
-  hasTools: boolean,
-  maxReasks: number,
+  { hasTools, maxReasks }: OutputExecutor,
 ): Promise<OutputPlan> {
   const mode = structuredOutputMode(model.info);
   const inline = mode === 'none' || !hasTools || model.info?.structuredOutputWithTools === true;

@@ -7,7 +7,6 @@
  * too, aborts the calls in flight when it passes; the loop then returns the stop.
  * @module
  */
-import type { Clock } from '../../core/seams.js';
 import type { Watchdog, Watched } from '../../core/watchdog.js';
 
 /**
@@ -38,19 +37,19 @@ export class WallClockBudget implements Watched {
   private pausedAt = 0;
   private expired = false;
 
+  /** Runs on `watchdog`, on its clock (the run's): `timeoutMs` from now, then `onExpire`. */
   constructor(
-    private readonly clock: Clock,
-    timeoutMs: number,
     private readonly watchdog: Watchdog,
+    timeoutMs: number,
     private readonly onExpire: () => void,
   ) {
-    this.deadline = clock.now() + timeoutMs;
+    this.deadline = watchdog.clock.now() + timeoutMs;
     watchdog.watch(this, this.deadline);
   }
 
   /** True once the budget ran out. */
   get timedOut(): boolean {
-    return this.expired || (this.waiting === 0 && this.clock.now() >= this.deadline);
+    return this.expired || (this.waiting === 0 && this.watchdog.clock.now() >= this.deadline);
   }
 
   /**
@@ -80,13 +79,13 @@ export class WallClockBudget implements Watched {
 
   private pause(): void {
     if (this.waiting++ > 0) return;
-    this.pausedAt = this.clock.now();
+    this.pausedAt = this.watchdog.clock.now();
     this.watchdog.unwatch(this);
   }
 
   private resume(): void {
     if (this.waiting === 0 || --this.waiting > 0) return;
-    this.deadline += this.clock.now() - this.pausedAt;
+    this.deadline += this.watchdog.clock.now() - this.pausedAt;
     this.watchdog.watch(this, this.deadline);
   }
 }

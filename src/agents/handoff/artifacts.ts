@@ -25,6 +25,18 @@ export type ArtifactTransfer = (
   to: Sandbox,
 ) => Promise<readonly string[] | ArtifactTransferReport | undefined>;
 
+/** The agents of one handoff: the one handing off and its target. */
+export interface ArtifactMove {
+  from: AgentProfile;
+  to: AgentProfile;
+}
+
+/** Where a move runs: the run's signal, and the emitter of its `artifact_transfer` stage. */
+export interface ArtifactMoveRun {
+  signal: AbortSignal;
+  emit: Emitter;
+}
+
 /**
  * Moves the source's artifacts into the target's sandbox when both have one
  * and a transfer is configured, inside an `artifact_transfer` stage. A failed
@@ -33,10 +45,8 @@ export type ArtifactTransfer = (
  */
 export async function moveArtifacts(
   transfer: ArtifactTransfer | undefined,
-  from: AgentProfile,
-  to: AgentProfile,
-  signal: AbortSignal,
-  emit: Emitter,
+  { from, to }: ArtifactMove,
+  { signal, emit }: ArtifactMoveRun,
 ): Promise<{ artifacts?: string[]; artifactError?: string }> {
   if (!transfer || !from.sandbox || !to.sandbox || from.sandbox === to.sandbox) return {};
   emit.emit('stage', { name: 'artifact_transfer', status: 'running', detail: `${from.name} → ${to.name}` });

@@ -119,23 +119,25 @@ export class HandoffManager {
       const handoff = session.take();
       if (!handoff) {
         scoped.emit('stage', { name: 'agent', status: 'completed', detail: profile.name });
-        return this.finish(profile.name, result, session, { usage, memory });
+        return this.finish(profile.name, result, { session, usage, memory });
       }
       scoped.emit('stage', { name: 'agent', status: 'completed', detail: `handed off to ${handoff.to}` });
       const target = this.options.agents.require(handoff.to);
-      const moved = await moveArtifacts(this.options.transferArtifacts, profile, target, signal, scoped);
+      const move = { from: profile, to: target };
+      const moved = await moveArtifacts(this.options.transferArtifacts, move, { signal, emit: scoped });
       input = buildHandoffInput({ ...handoff, ...moved, memory });
       history = undefined;
       profile = target;
     }
   }
 
+  /** The run's result: `agent` answered with `result`; `run` holds the session and what the agents shared. */
   private finish(
     agent: string,
     result: ExecutorResult,
-    session: HandoffSession,
-    run: { usage: Usage; memory: SharedMemory },
+    run: { session: HandoffSession; usage: Usage; memory: SharedMemory },
   ): HandoffRunResult {
+    const { session } = run;
     return {
       output: result.output,
       agent,

@@ -6,11 +6,10 @@
  * @module
  */
 import { ConfigError, RunError } from '../../core/errors.js';
-import type { Runtime } from '../../core/seams.js';
+import type { RequestRun } from './collaborators.js';
 import { defersApprovals } from './collaborators.js';
 import { DEFAULT_SKILL_MODES, type SkillMode } from './options.js';
 import type { PhaseResult } from './phase-result.js';
-import type { RunRequest } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import type { OrchestratorSettings } from './settings.js';
 import { invokeSkillMode } from './skill-mode.js';
@@ -33,13 +32,9 @@ export function isMode(options: OrchestratorSettings, mode: string): boolean {
  * `routing` event says so; with no router to fall through to, that mode is a
  * configuration error.
  */
-export async function routeToAgent(
-  scope: RunScope,
-  options: OrchestratorSettings,
-  request: RunRequest,
-  unknownMode?: string,
-): Promise<PhaseResult | undefined> {
-  const { router, handoffs } = options;
+export async function routeToAgent(run: RequestRun, unknownMode?: string): Promise<PhaseResult | undefined> {
+  const { scope, request } = run;
+  const { router, handoffs } = run.parts.options;
   if (!router || !handoffs) {
     if (unknownMode === undefined) return undefined;
     throw new ConfigError(
@@ -56,7 +51,7 @@ export async function routeToAgent(
     note ? { ...routing, reason: routing.reason ? `${note}: ${routing.reason}` : note } : routing,
   );
   if (routing.agent === router.defaultAgent) return undefined;
-  return runAgent(scope, options, request, routing.agent);
+  return runAgent(run, routing.agent);
 }
 
 /**
@@ -64,14 +59,9 @@ export async function routeToAgent(
  * turn; the skill runs through the gate, see `skill-mode.ts`), or a named
  * agent. A refused skill ends the run `failed`, the refusal as its output.
  */
-export async function runExplicitMode(
-  scope: RunScope,
-  options: OrchestratorSettings,
-  runtime: Runtime,
-  request: RunRequest,
-  mode: string,
-): Promise<PhaseResult> {
-  const { bus } = scope;
+export async function runExplicitMode(run: RequestRun, mode: string): Promise<PhaseResult> {
+  const { bus } = run.scope;
+  const { options } = run.parts;
   const { skills } = options;
   const chosen = skillMode(options, mode);
   bus.emit('routing', {
@@ -80,9 +70,8 @@ export async function runExplicitMode(
     reason: 'Explicit mode selection',
     method: 'explicit',
   });
-  if (!chosen || !skills) return runAgent(scope, options, request, mode);
-  const task = request.text;
-  const outcome = await stage(bus, 'skill', () => invokeSkillMode(scope, options, runtime, chosen, task));
+  if (!chosen || !skills) return runAgent(run, mode);
+  const outcome = await stage(bus, 'skill', () => invokeSkillMode(run, chosen));
   return {
     output: outcome.ran ? answerText(outcome.output) : outcome.refusal,
     status: outcome.ran ? 'success' : 'failed',
@@ -128,12 +117,9 @@ function answerText(output: unknown): string {
  * checkpointed as `main`, so a pause ends the run `interrupted` and a resume
  * continues the agent where it stopped.
  */
-export async function runAgent(
-  scope: RunScope,
-  options: OrchestratorSettings,
-  request: RunRequest,
-  agent: string,
-): Promise<PhaseResult> {
+export async function runAgent(run: RequestRun, agent: string): Promise<PhaseResult> {
+  const { scope, request } = run;
+  const { options } = run.parts;
   const handoffs = options.handoffs!;
   const { recorder } = scope;
   const saved = recorder.state.conversations.main;

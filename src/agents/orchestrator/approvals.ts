@@ -7,6 +7,7 @@
  * @module
  */
 import { ConfigError, type RunError } from '../../core/errors.js';
+import type { InterruptView } from '../../core/events.js';
 import type { Runtime } from '../../core/seams.js';
 import type { Usage } from '../../core/usage.js';
 import { ApprovalGate } from '../../safety/approvals/approval-gate.js';
@@ -56,10 +57,11 @@ export function takeAnswers(
 ): () => void {
   const answers = { ...state.decisions, ...responses };
   delete state.decisions;
+  const deliver = deliveryTo(state.runId, options);
   const deliveries = Object.entries(answers).map(([id, response]) => {
     const interrupt = state.interrupts.find((i) => i.id === id);
     if (!interrupt) throw new ConfigError(`resume: no pending interrupt "${id}" in the saved state`);
-    return delivery(state.runId, interrupt.toolCallId, id, response, options);
+    return deliver(interrupt, response);
   });
   const scopes = state.approvedScopes ?? [];
   return () => {
@@ -68,17 +70,19 @@ export function takeAnswers(
   };
 }
 
-/** How an answer is delivered. @throws ConfigError when nothing can take it. */
-function delivery(
+/**
+ * How answers to run `runId`'s interrupts are delivered: for each interrupt
+ * and its answer, the delivery. @throws ConfigError (from the delivery) when nothing can take it.
+ */
+function deliveryTo(
   runId: string,
-  toolCallId: string | undefined,
-  id: string,
-  response: InterruptResponse,
   { approvals, interrupts }: Pick<OrchestratorSettings, 'approvals' | 'interrupts'>,
-): () => void {
-  if (toolCallId && approvals) return () => approvals.answer(toolCallId, response, runId);
-  if (interrupts) return () => void interrupts.respond(id, response);
-  throw new ConfigError(
-    'resume: answering interrupts needs the `safety.approvals` gate or a `safety.interrupts` bus',
-  );
+): (interrupt: Pick<InterruptView, 'id' | 'toolCallId'>, response: InterruptResponse) => () => void {
+  return ({ id, toolCallId }, response) => {
+    if (toolCallId && approvals) return () => approvals.answer(toolCallId, response, runId);
+    if (interrupts) return () => void interrupts.respond(id, response);
+    throw new ConfigError(
+      'resume: answering interrupts needs the `safety.approvals` gate or a `safety.interrupts` bus',
+    );
+  };
 }

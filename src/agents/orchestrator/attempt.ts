@@ -37,22 +37,32 @@ export interface AttemptSettings {
   ) => Promise<void>;
 }
 
+/** What one attempt runs: the executor on the attempt's rung, with its system prompt, input and history. */
+export interface AttemptCall {
+  executor: Executor;
+  mode: AttemptMode;
+  system: string;
+  input: string | Message[];
+  history: Message[] | undefined;
+}
+
+/** Where attempts run: the step (by its id), the settings its attempts share, the run's signal and the step's emitter. */
+export interface AttemptSite {
+  step: { id: string };
+  deps: AttemptSettings;
+  signal: AbortSignal;
+  emit: Emitter;
+}
+
 /**
  * Runs one attempt to its outcome: its execution's result read as one —
  * an execution that waits for a human is an outcome of kind `interrupted`.
  * Rejects only on the run's abort.
  */
-export async function runAttempt(
-  executor: Executor,
-  system: string,
-  input: string | Message[],
-  history: Message[] | undefined,
-  deps: AttemptSettings,
-  signal: AbortSignal,
-  emit: Emitter,
-  stepId: string,
-  mode: AttemptMode,
-): Promise<AttemptOutcome> {
+export async function runAttempt(call: AttemptCall, site: AttemptSite): Promise<AttemptOutcome> {
+  const { executor, mode, system, input, history } = call;
+  const { deps, signal, emit } = site;
+  const stepId = site.step.id;
   let timedOut = false;
   const seconds = Math.round(deps.stepTimeoutMs / 1000);
   // The attempt's time limit aborts the execution's signal: the attempt's one, made by the execution and

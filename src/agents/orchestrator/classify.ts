@@ -22,11 +22,18 @@ export interface TaskClassification {
   routing: EventPayloads['routing'];
 }
 
+/** How a decision was made: the `routing` event's fields other than the agent and the complexity. */
+type Decided = Pick<EventPayloads['routing'], 'method' | 'confidence' | 'reason'>;
+
+/** A classifier: its mode, and the planner whose `decide` it asks when the mode calls for the model. */
+export interface Classifier {
+  mode: ClassifyMode;
+  planner: Planner;
+}
+
 function routingFor(
   complexity: 'simple' | 'complex',
-  method: EventPayloads['routing']['method'],
-  confidence: number,
-  reason: string,
+  { method, confidence, reason }: Decided,
 ): TaskClassification {
   return {
     complexity,
@@ -41,27 +48,27 @@ function routingFor(
 }
 
 /**
- * Classifies `task` (the request's text) with `mode`; `context.input` (the
+ * Classifies `task` (the request's text) with the classifier's `mode`; `context.input` (the
  * request as given, default `task`) and `context.history` are what a
  * classifier function and the planner's `decide` see.
  */
 export async function classifyTask(
   task: string,
-  mode: ClassifyMode,
-  planner: Planner,
+  { mode, planner }: Classifier,
   context: { signal: AbortSignal; emit: Emitter; input?: UserContent; history?: readonly Message[] },
 ): Promise<TaskClassification> {
   const input = context.input ?? task;
   const history = context.history ?? [];
   if (typeof mode === 'function') {
     const complexity = await mode(task, { signal: context.signal, input, history });
-    return routingFor(complexity, 'default', 1, 'Custom classifier');
+    return routingFor(complexity, { method: 'default', confidence: 1, reason: 'Custom classifier' });
   }
   if (mode !== 'llm') {
     // The user's words alone: placeholders of images and files would count as words.
     const heuristic = classifyQuery(context.input === undefined ? task : wordsOf(context.input));
     if (mode === 'heuristic' || heuristic.confident) {
-      return routingFor(heuristic.complexity, 'heuristic', heuristic.confident ? 0.9 : 0.6, heuristic.reason);
+      const confidence = heuristic.confident ? 0.9 : 0.6;
+      return routingFor(heuristic.complexity, { method: 'heuristic', confidence, reason: heuristic.reason });
     }
   }
   const decision = await planner.decide(input, {
@@ -69,20 +76,20 @@ export async function classifyTask(
     history,
     emit: context.emit.scope({ agent: 'planner' }),
   });
-  return routingFor(decision.needsPlan ? 'complex' : 'simple', 'llm', 1, decision.reasoning);
+  const decided: Decided = { method: 'llm', confidence: 1, reason: decision.reasoning };
+  return routingFor(decision.needsPlan ? 'complex' : 'simple', decided);
 }
 
 /** The classify phase: plan or not, announced as a `routing` event and recorded. */
 export async function classifyPhase(
   scope: RunScope,
   request: RunRequest,
-  mode: ClassifyMode,
-  planner: Planner,
+  classifier: Classifier,
 ): Promise<void> {
   const { bus, recorder, signal } = scope;
   const { text, content: input, history } = request;
   const classification = await stage(bus, 'classifying', () =>
-    classifyTask(text, mode, planner, { signal, emit: bus, input, history }),
+    classifyTask(text, classifier, { signal, emit: bus, input, history }),
   );
   bus.emit('routing', classification.routing);
   const complexity = classification.complexity;

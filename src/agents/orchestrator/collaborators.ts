@@ -12,6 +12,8 @@ import { Executor, mergeExecutorOptions } from '../executor/index.js';
 import { Planner } from '../planner/index.js';
 import { delegateToResearchTool, RESEARCH_AGENT, RunMemories } from './delegation.js';
 import type { FinalizeReducer } from './option-groups.js';
+import type { RunRequest } from './run-request.js';
+import type { RunScope } from './run-scope.js';
 import type { OrchestratorSettings } from './settings.js';
 
 /** The orchestrator's collaborators, built once per orchestrator. */
@@ -114,4 +116,15 @@ function executorTools(options: OrchestratorSettings, memories: RunMemories): To
     tools.register(delegateToResearchTool(handoffs, memories));
   }
   return tools;
+}
+
+/** One run's scope with the orchestrator's parts (models, settings, runtime) it runs on. */
+export interface RunContext {
+  scope: RunScope;
+  parts: OrchestrationParts;
+}
+
+/** A {@link RunContext} with what the run was asked: what a run's modes and agents work from. */
+export interface RequestRun extends RunContext {
+  request: RunRequest;
 }

@@ -133,13 +133,13 @@ async function firstRung(climb: Climb): Promise<{ mode: AttemptMode; outcome: At
     const system = resumed.system ?? stepSystemPrompt(climb.prompt);
     return {
       mode: resumed.mode,
-      outcome: await attempt(climb, resumed.mode, system, { history: resumed.messages }),
+      outcome: await attempt(climb, { mode: resumed.mode, system, history: resumed.messages }),
     };
   }
   const user = stepUserMessage(climb.step, false);
   return {
     mode: 'normal',
-    outcome: await attempt(climb, 'normal', stepSystemPrompt(climb.prompt), { user }),
+    outcome: await attempt(climb, { mode: 'normal', system: stepSystemPrompt(climb.prompt), user }),
   };
 }
 
@@ -153,26 +153,25 @@ async function enhancedRung(climb: Climb, failed: FailedAttempt): Promise<Attemp
       return undefined;
     });
   const system = stepSystemPrompt({ ...climb.prompt, enhanced, previousError: failed.error });
-  return attempt(climb, 'enhanced', system, { user: stepUserMessage(step, true) });
+  return attempt(climb, { mode: 'enhanced', system, user: stepUserMessage(step, true) });
 }
 
 /** The planner model takes the step over; its failure message keeps the previous one. */
 async function takeoverRung(climb: Climb, previous: FailedAttempt): Promise<AttemptOutcome> {
   const prompts = climb.deps.planner.takeoverPrompt(climb.step, previous.error);
   const system = `${prompts.system}\n\n${stepSystemPrompt(climb.prompt)}`;
-  const outcome = await attempt(climb, 'takeover', system, { user: prompts.user });
+  const outcome = await attempt(climb, { mode: 'takeover', system, user: prompts.user });
   if (!climbs(outcome)) return outcome;
   return { ...outcome, error: `${previous.error}\nPlanner takeover also failed: ${outcome.error}` };
 }
 
-/** One attempt: a fresh conversation from `user`, or the saved `history` continued. */
-async function attempt(
-  climb: Climb,
-  mode: AttemptMode,
-  system: string,
-  from: { user: string } | { history: Message[] },
-): Promise<AttemptOutcome> {
-  const { step, deps, signal, emit } = climb;
+/** An attempt on rung `mode` with its system prompt: a fresh conversation from `user`, or the saved `history` continued. */
+type AttemptStart = { mode: AttemptMode; system: string } & ({ user: string } | { history: Message[] });
+
+/** One attempt (see {@link AttemptStart}). */
+async function attempt(climb: Climb, from: AttemptStart): Promise<AttemptOutcome> {
+  const { step, deps, emit } = climb;
+  const { mode, system } = from;
   const resumed = 'history' in from;
   const { input, history } = resumed
     ? { input: [], history: from.history }
@@ -187,7 +186,7 @@ async function attempt(
     if (todo) fullSystem = `${system}\n\n${activeTaskContext(todo)}`;
   }
   const executor = mode === 'takeover' ? deps.takeover : deps.executor;
-  const outcome = await runAttempt(executor, fullSystem, input, history, deps, signal, emit, step.id, mode);
+  const outcome = await runAttempt({ executor, mode, system: fullSystem, input, history }, climb);
   if (climbs(outcome)) {
     stepEmit.emit('plan_step_failed', {
       error: { kind: outcome.kind, message: outcome.error },

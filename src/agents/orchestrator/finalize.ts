@@ -70,6 +70,13 @@ export async function finalizeAnswer(
   }
 }
 
+/** What the finalize phase answers from: the plan's results, and the verdict and re-plans so far. */
+export interface FinalizeWork {
+  input: FinalizeInput;
+  revisions: number;
+  verification?: Verification;
+}
+
 /**
  * The finalize phase, recorded as phase `finalizing` with the verdict and
  * re-plans so far: the answer, and the run's status — `success` only when
@@ -78,11 +85,10 @@ export async function finalizeAnswer(
 export async function finalizePhase(
   scope: RunScope,
   how: { reducer?: FinalizeReducer; invoker?: ModelInvoker },
-  input: FinalizeInput,
-  judged: { revisions: number; verification?: Verification },
+  judged: FinalizeWork,
 ): Promise<{ output: string; status: 'success' | 'partial' | 'failed' }> {
   const { bus, recorder, signal } = scope;
-  const { revisions, verification } = judged;
+  const { input, revisions, verification } = judged;
   await recorder.phase('finalizing', verification ? { revisions, verification } : { revisions });
   const final = await stage(bus, 'finalizing', () =>
     finalizeAnswer(input, { ...how, signal, emit: bus.scope({ agent: 'finalizer' }) }),

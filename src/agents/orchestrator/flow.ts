@@ -10,13 +10,12 @@
 import { RunError } from '../../core/errors.js';
 import type { EventBus } from '../../core/event-bus.js';
 import type { HeldReasoning } from '../../core/held-text.js';
-import type { BudgetCheck } from '../../core/run-budget.js';
 import type { Schema } from '../../model/schema.js';
 import type { Guardrails } from '../../safety/guardrails/guardrails.js';
 import { executeOn } from '../executor/index.js';
 import { isMode, pausedAgent, routeToAgent, runAgent, runExplicitMode } from './agent-modes.js';
 import { classifyPhase } from './classify.js';
-import type { OrchestrationParts } from './collaborators.js';
+import type { OrchestrationParts, RunContext } from './collaborators.js';
 import type { PhaseResult } from './phase-result.js';
 import { PlannedRun } from './planned-run.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -25,19 +24,23 @@ import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 import { guardedObject, withRunObject } from './structured-result.js';
 
-/** Runs (or resumes) one orchestration on `bus`, recording into `recorder`. */
+/** Runs (or resumes) one orchestration on its scope's `bus`, recording into its `recorder`. */
 export class Orchestration {
-  private readonly scope: RunScope;
+  private readonly bus: EventBus;
+  private readonly recorder: RunRecorder;
+  private readonly signal: AbortSignal;
+  /** The run's scope with the parts: what the agent modes and the answer's object work with. */
+  private readonly context: RunContext;
   private output: Schema | undefined;
 
   constructor(
     private readonly parts: OrchestrationParts,
-    private readonly bus: EventBus,
-    private readonly recorder: RunRecorder,
-    private readonly signal: AbortSignal,
-    budget?: BudgetCheck,
+    private readonly scope: RunScope,
   ) {
-    this.scope = { bus, recorder, signal, budget };
+    this.bus = scope.bus;
+    this.recorder = scope.recorder;
+    this.signal = scope.signal;
+    this.context = { scope, parts };
   }
 
   /** From the start, or from wherever the recorded state stopped; with `output`, the answer is an object of it. */
@@ -47,6 +50,7 @@ export class Orchestration {
     const { options } = parts;
     const state = this.recorder.state;
     const request = requestOf(state);
+    const run = { ...this.context, request };
     const task = request.text;
     // Streamed text reaches listeners only as the output guardrails leave it (see finish).
     if (options.guardrails?.checksOutput) this.bus.holdTokens();
@@ -57,17 +61,16 @@ export class Orchestration {
     }
     // A run paused in a handoff agent continues in it, however the agent was chosen.
     const paused = pausedAgent(scope);
-    if (paused) return this.finish(await runAgent(scope, options, request, paused));
+    if (paused) return this.finish(await runAgent(run, paused));
     const unknownMode = mode && !isMode(options, mode) ? mode : undefined;
-    if (mode && !unknownMode)
-      return this.finish(await runExplicitMode(scope, options, parts.runtime, request, mode));
+    if (mode && !unknownMode) return this.finish(await runExplicitMode(run, mode));
     if (!state.complexity) {
-      const routed = await routeToAgent(scope, options, request, unknownMode);
+      const routed = await routeToAgent(run, unknownMode);
       if (routed) return this.finish(routed);
-      await classifyPhase(scope, request, options.classify ?? 'auto', parts.planner);
+      await classifyPhase(scope, request, { mode: options.classify ?? 'auto', planner: parts.planner });
     }
     if (this.recorder.state.complexity === 'simple') return this.simple(request);
-    return this.finish(await new PlannedRun(parts, this.bus, this.recorder, this.signal, scope.budget).run());
+    return this.finish(await new PlannedRun(parts, scope).run());
   }
 
   /** A simple task: one Executor run continuing the conversation, checkpointed as `main`. */
@@ -108,7 +111,7 @@ export class Orchestration {
    */
   private async finish(result: PhaseResult): Promise<PhaseResult> {
     const { output } = this;
-    let done = output ? await withRunObject(this.scope, this.parts, result, output) : result;
+    let done = output ? await withRunObject(this.context, result, output) : result;
     const guardrails = this.parts.options.guardrails;
     if (guardrails) {
       const verdict = await guardrails.checkOutput(done.output, { emit: this.bus, signal: this.signal });

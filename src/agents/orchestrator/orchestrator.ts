@@ -42,6 +42,20 @@ import { type OrchestratorSettings, orchestratorSettings } from './settings.js';
 import type { StepJob, StepJobContext, StepJobResult } from './step-job.js';
 import { savedObject } from './structured-result.js';
 
+/** Where a run starts: its state (new, or saved), the usage it starts from, and, for a resume, its claim. */
+interface RunStart {
+  initial: NewRun | RunState;
+  usage: Usage;
+  /** A resume's: runs once the run is claimed in the store, before any work. */
+  claimed?: () => void;
+}
+
+/** A run's usage, summed as it goes, and how to abort it. */
+interface RunControl {
+  usage: Usage;
+  abort: (reason: unknown) => void;
+}
+
 /** A running orchestration: a {@link Run} whose state can be saved. `R` is its result (with `object` when structured). */
 export class OrchestratorRun<R extends OrchestratorResult = OrchestratorResult> extends Run<R> {
   /** `snapshot` gives the run's state as of now. */
@@ -116,7 +130,7 @@ export class Orchestrator<T = undefined> {
   // The overloads type the result; one implementation serves both.
   run(input: RunInput, runOptions: OrchestratorRunOptions = {}): OrchestratorRun<any> {
     const options = withSessionIds(runOptions);
-    return this.start(this.newRun(input, options), emptyUsage(), options);
+    return this.start({ initial: this.newRun(input, options), usage: emptyUsage() }, options);
   }
 
   /** A new run's start: its id, its request as text and as given, and the conversation and ids it continues. */
@@ -152,17 +166,13 @@ export class Orchestrator<T = undefined> {
     if (state.status !== 'completed') state.status = 'running';
     delete state.error;
     if (options.mode !== undefined) state.mode = options.mode;
-    const run = this.start(state, { ...state.usage }, options, claimed);
+    const run = this.start({ initial: state, usage: { ...state.usage }, claimed }, options);
     return run as OrchestratorRun<OrchestratorResultOf<T>>;
   }
 
-  /** Starts a run; `claimed` (a resume) runs once the run is claimed in the store, before any work. */
-  private start(
-    initial: NewRun | RunState,
-    usage: Usage,
-    options: OrchestratorRunOptions,
-    claimed?: () => void,
-  ): OrchestratorRun {
+  /** Starts a run from `start` (see {@link RunStart}) with the run's `options`. */
+  private start(start: RunStart, options: OrchestratorRunOptions): OrchestratorRun {
+    const { initial, usage, claimed } = start;
     const { signal } = options;
     const mode = options.mode ?? initial.mode;
     const output = options.output ?? this.options.output;
@@ -188,7 +198,12 @@ export class Orchestrator<T = undefined> {
     recorder.listen((type, fn) => bus.on(type, fn));
     // Asked between steps and by every execution at its turns; its first stop aborts the work in flight.
     const budget = RunBudget.isSet(limits)
-      ? new BudgetGuard(limits, clock, usage, (pressure) => bus.emit('budget', pressure), abort)
+      ? new BudgetGuard(limits, {
+          clock,
+          usage,
+          report: (pressure) => bus.emit('budget', pressure),
+          stop: abort,
+        })
       : undefined;
     run = new OrchestratorRun(
       {
@@ -196,17 +211,21 @@ export class Orchestrator<T = undefined> {
         signal,
         usage: () => usage,
         body: (runSignal) =>
-          this.body({ bus, recorder, signal: runSignal, budget }, usage, abort, {
-            mode,
-            output,
-            unpriced,
-            claimed,
-            session: options.session && {
-              session: options.session,
-              historyLimit: options.historyLimit,
-              resumed: claimed !== undefined,
+          this.body(
+            { bus, recorder, signal: runSignal, budget },
+            { usage, abort },
+            {
+              mode,
+              output,
+              unpriced,
+              claimed,
+              session: options.session && {
+                session: options.session,
+                historyLimit: options.historyLimit,
+                resumed: claimed !== undefined,
+              },
             },
-          }),
+          ),
         complete: completePayload,
       },
       () => recorder.snapshot(),
@@ -223,8 +242,7 @@ export class Orchestrator<T = undefined> {
   /** The work of a run: the flow, unless the saved run already completed. */
   private async body(
     scope: RunScope,
-    usage: Usage,
-    abort: (reason: unknown) => void,
+    { usage, abort }: RunControl,
     how: {
       mode?: string;
       output?: Schema;
@@ -252,9 +270,9 @@ export class Orchestrator<T = undefined> {
         how.session && (await OrchestrationSession.open(how.session, recorder, { clock, emit: bus }));
       const phase =
         recorder.state.status === 'completed'
-          ? await savedObject(scope, this.parts, completedResult(recorder.state), how.output)
+          ? await savedObject({ scope, parts: this.parts }, completedResult(recorder.state), how.output)
           : await aroundOrchestration(this.memory, { state: recorder.state, emit: bus, signal }, () =>
-              new Orchestration(this.parts, bus, recorder, signal, scope.budget).run(how.mode, how.output),
+              new Orchestration(this.parts, scope).run(how.mode, how.output),
             );
       // The last save (phase `done`) may have failed after the work was done.
       if (recorder.fatal) throw recorder.fatal;
@@ -265,7 +283,7 @@ export class Orchestrator<T = undefined> {
       return result;
     } catch (error) {
       if (isBudgetStop(signal.reason)) return budgetStopped(recorder, signal.reason, usage);
-      const ended = await stopped(recorder, signal, error, abort);
+      const ended = await stopped(scope, error, abort);
       // A pause is an outcome, not a failure: the caller answers the questions and resumes.
       if (isPause(ended)) return interruptedResult(recorder, usage, ended);
       // Only misuse rejects; every other end is a result (docs/results.md).

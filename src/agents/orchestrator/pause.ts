@@ -11,6 +11,7 @@ import { toTandemError } from '../../core/run.js';
 import type { Usage } from '../../core/usage.js';
 import type { OrchestratorResult } from './options.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { RunScope } from './run-scope.js';
 
 /**
  * Records how a run stopped on `error` and returns what the run throws: the
@@ -18,8 +19,7 @@ import type { RunRecorder } from './run-recorder.js';
  * run's other work (parallel steps) before the state is saved.
  */
 export async function stopped(
-  recorder: RunRecorder,
-  signal: AbortSignal,
+  { recorder, signal }: Pick<RunScope, 'recorder' | 'signal'>,
   error: unknown,
   abort: (reason: RunError) => void,
 ): Promise<unknown> {

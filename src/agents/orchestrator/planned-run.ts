@@ -8,8 +8,6 @@
  * @module
  */
 import { RunError } from '../../core/errors.js';
-import type { EventBus } from '../../core/event-bus.js';
-import type { BudgetCheck } from '../../core/run-budget.js';
 import { ChecklistWriter } from './checklist-writer.js';
 import type { OrchestrationParts } from './collaborators.js';
 import { dispatchSteps, type StepRecord } from './dispatch.js';
@@ -18,7 +16,6 @@ import type { FinalizeInput } from './option-groups.js';
 import type { PhaseResult } from './phase-result.js';
 import { type PlannerCall, type PlanProgress, planPhase } from './planning.js';
 import { replanPhase } from './replan.js';
-import type { RunRecorder } from './run-recorder.js';
 import { type RunRequest, requestConversation, requestOf } from './run-request.js';
 import type { RunScope } from './run-scope.js';
 import { runStepJob } from './run-step-job.js';
@@ -41,15 +38,12 @@ export class PlannedRun {
 
   constructor(
     private readonly parts: OrchestrationParts,
-    bus: EventBus,
-    recorder: RunRecorder,
-    signal: AbortSignal,
-    budget?: BudgetCheck,
+    scope: RunScope,
   ) {
     this.todo = checklistStore(parts.options);
-    this.checklist = new ChecklistWriter(this.todo, bus);
-    this.scope = { bus, recorder, signal, budget };
-    this.request = requestOf(recorder.state);
+    this.checklist = new ChecklistWriter(this.todo, scope.bus);
+    this.scope = scope;
+    this.request = requestOf(scope.recorder.state);
     this.runner = parts.options.stepRunner ?? ((job, context) => runStepJob(parts, job, context));
   }
 
@@ -71,20 +65,19 @@ export class PlannedRun {
     while (state.phase !== 'finalizing') {
       await this.dispatch(progress);
       if (!parts.verifier) break;
-      const judged = await verifyPhase(scope, parts.verifier, request, progress.order);
+      const judged = await verifyPhase(scope, parts.verifier, { request, order: progress.order });
       verification = judged;
       if (judged.verdict !== 'fail' || revisions >= (parts.options.maxReplans ?? 1)) break;
       revisions++;
-      await replanPhase(scope, request, call, progress, judged, revisions);
+      await replanPhase(scope, progress, { request, call, judged, revisions });
       await this.writeTodo(progress);
     }
 
     const { plan } = progress;
     const steps = stepResults(progress.order);
-    const judged = { revisions, verification };
     const input: FinalizeInput = { task, plan, steps };
     if (request.history.length) input.history = request.history;
-    const final = await finalizePhase(scope, parts.finalizer, input, judged);
+    const final = await finalizePhase(scope, parts.finalizer, { input, revisions, verification });
     return {
       output: final.output,
       status: final.status,

@@ -13,15 +13,18 @@ import type { RunScope } from './run-scope.js';
 import { stage } from './stage-events.js';
 import type { Verification } from './verify.js';
 
+/** A re-plan: the request and planner call it works with, the verdict that asked for it, and its number. */
+export interface Replan {
+  request: RunRequest;
+  call: PlannerCall;
+  judged: Verification;
+  /** The re-plans so far, this one included. */
+  revisions: number;
+}
+
 /** Revises `progress` in place after the verdict `judged`; `revisions` counts this one. */
-export async function replanPhase(
-  scope: RunScope,
-  request: RunRequest,
-  call: PlannerCall,
-  progress: PlanProgress,
-  judged: Verification,
-  revisions: number,
-): Promise<void> {
+export async function replanPhase(scope: RunScope, progress: PlanProgress, replan: Replan): Promise<void> {
+  const { request, call, judged, revisions } = replan;
   const { bus, recorder, signal } = scope;
   const context = revisionContext(request.text, progress.order, judged.reason);
   const options = { signal, emit: call.emit, tools: call.tools, history: request.history };

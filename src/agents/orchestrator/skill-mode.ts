@@ -8,15 +8,13 @@
  * @module
  */
 import { AbortError, RunError } from '../../core/errors.js';
-import type { Runtime } from '../../core/seams.js';
 import { SKILL_TOOL_NAME } from '../../safety/approvals/approval-gate.js';
 import { jsonSchema } from '../../tools/json-schema.js';
 import { type ReadyToolCall, ToolRunner } from '../../tools/runner.js';
 import { defineTool } from '../../tools/types.js';
+import type { RequestRun } from './collaborators.js';
 import { defersApprovals } from './collaborators.js';
 import type { DirectSkills, SkillMode } from './options.js';
-import type { RunScope } from './run-scope.js';
-import type { OrchestratorSettings } from './settings.js';
 
 const PARAMETERS = jsonSchema({
   type: 'object',
@@ -28,18 +26,15 @@ const PARAMETERS = jsonSchema({
 export type SkillModeOutcome = { ran: true; output: unknown } | { ran: false; refusal: string };
 
 /**
- * Invokes `chosen` with `task` through the orchestrator's gate.
+ * Invokes `chosen` with the run's request (as text) through the orchestrator's gate.
  * @throws RunError `interrupted` when the approval is deferred (a run that
  *   pauses to ask): resume with the answer and the same `mode`.
  * @throws whatever the skill throws.
  */
-export async function invokeSkillMode(
-  scope: RunScope,
-  options: OrchestratorSettings,
-  runtime: Runtime,
-  chosen: SkillMode,
-  task: string,
-): Promise<SkillModeOutcome> {
+export async function invokeSkillMode(run: RequestRun, chosen: SkillMode): Promise<SkillModeOutcome> {
+  const { scope } = run;
+  const { options, runtime } = run.parts;
+  const task = run.request.text;
   const skills = options.skills as DirectSkills;
   const params = { [chosen.param]: task };
   let result: { output: unknown } | { error: unknown } | undefined;

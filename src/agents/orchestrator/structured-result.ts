@@ -13,21 +13,19 @@ import { extractObject, StructuredOutputError } from '../../model/json.js';
 import { invokerFactory } from '../../model/resilience/invoker-options.js';
 import type { Schema } from '../../model/schema.js';
 import { DEFAULT_OUTPUT_REASKS, formatAnswer, type ObjectCall, outputPlan } from '../executor/index.js';
-import type { OrchestrationParts } from './collaborators.js';
+import type { RunContext } from './collaborators.js';
 import type { PhaseResult } from './phase-result.js';
-import type { RunScope } from './run-scope.js';
 
 /** `result` with its object: as the executor made it, or from one formatting call. */
 export async function withRunObject(
-  scope: RunScope,
-  parts: OrchestrationParts,
+  run: RunContext,
   result: PhaseResult,
   schema: Schema,
 ): Promise<PhaseResult> {
   if (result.object !== undefined) return result;
   const structured = await formatAnswer(
-    await objectCall(scope, parts, schema),
-    scope.recorder.state.task,
+    await objectCall(run, schema),
+    run.scope.recorder.state.task,
     result.output,
   );
   return { ...result, output: structured.json, object: structured.object };
@@ -35,8 +33,7 @@ export async function withRunObject(
 
 /** The result of a saved run that completed: its recorded output is the object's JSON, or is formatted. */
 export async function savedObject(
-  scope: RunScope,
-  parts: OrchestrationParts,
+  run: RunContext,
   result: PhaseResult,
   schema: Schema | undefined,
 ): Promise<PhaseResult> {
@@ -47,7 +44,7 @@ export async function savedObject(
   } catch (error) {
     if (!(error instanceof StructuredOutputError)) throw error;
   }
-  return withRunObject(scope, parts, result, schema);
+  return withRunObject(run, result, schema);
 }
 
 /**
@@ -72,13 +69,13 @@ export async function guardedObject(result: PhaseResult, schema: Schema, text: s
 }
 
 /** The formatting call: the finalizer model (else the executor's), on the run's signal and events. */
-async function objectCall(scope: RunScope, parts: OrchestrationParts, schema: Schema): Promise<ObjectCall> {
+async function objectCall({ scope, parts }: RunContext, schema: Schema): Promise<ObjectCall> {
   const { options, runtime, finalizer } = parts;
   const invoker = finalizer.invoker ?? invokerFactory(options, runtime)(options.executor);
   const reasks = options.executorOptions.limits?.maxOutputReasks ?? DEFAULT_OUTPUT_REASKS;
   return {
     invoker,
-    plan: await outputPlan(schema, invoker.model, false, reasks),
+    plan: await outputPlan(schema, invoker.model, { hasTools: false, maxReasks: reasks }),
     clock: runtime.clock,
     signal: scope.signal,
     emit: scope.bus.scope({ agent: 'finalizer' }),

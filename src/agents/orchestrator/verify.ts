@@ -149,12 +149,17 @@ function readVerdict(text: string): Verification {
   return parseVerdict(`${reply.verdict}: ${typeof reply.reason === 'string' ? reply.reason : ''}`);
 }
 
+/** What the verify phase judges: the run's step records, against the request. */
+export interface VerifyWork {
+  request: RunRequest;
+  order: readonly StepRecord[];
+}
+
 /** The verify phase: the run's step results judged, recorded as phase `verifying`. */
 export async function verifyPhase(
   scope: RunScope,
   invoker: ModelInvoker,
-  request: RunRequest,
-  order: readonly StepRecord[],
+  { request, order }: VerifyWork,
 ): Promise<Verification> {
   const { bus, recorder, signal } = scope;
   await recorder.phase('verifying');

@@ -43,6 +43,19 @@ const FAILURE_TEXT: Record<PlanErrorKind, string> = {
   enhance_failed: 'Could not get enhanced step instructions',
 };
 
+/** One planner operation: its system prompt, the task it asks about, and the error kind of its failure. */
+export interface PlannerOperation {
+  system: string;
+  task: UserContent;
+  kind: PlanErrorKind;
+}
+
+/** A plain-text operation: with what an empty reply is re-asked. */
+export interface TextOperation extends PlannerOperation {
+  task: string;
+  reask: string;
+}
+
 /** The planner's model calls. */
 export class PlannerCalls {
   constructor(private readonly settings: PlannerCallSettings) {}
@@ -54,16 +67,14 @@ export class PlannerCalls {
    */
   json<T>(
     schema: z.ZodType<T>,
-    system: string,
-    task: UserContent,
+    operation: PlannerOperation,
     options: PlannerCallOptions,
-    kind: PlanErrorKind,
   ): Promise<GenerateObjectResult<T>> {
     const { jsonMode, invoker } = this.settings;
     const plain = jsonMode === true && structuredOutputMode(invoker.model.info) === 'none';
-    const request = this.request(system, task, options, plain);
+    const request = this.request(operation, options, plain);
     const native = jsonMode !== false;
-    return this.run(kind, options, (usage, onResponse) =>
+    return this.run(operation.kind, options, (usage, onResponse) =>
       generateObject({
         ...this.callOptions(request, options, usage),
         onResponse,
@@ -74,17 +85,12 @@ export class PlannerCalls {
     );
   }
 
-  /** A plain-text reply; an empty one is re-asked with `reask`. */
-  async text(
-    system: string,
-    task: string,
-    options: PlannerCallOptions,
-    kind: PlanErrorKind,
-    reask: string,
-  ): Promise<string> {
-    const result = await this.run(kind, options, (usage, onResponse) =>
+  /** A plain-text reply; an empty one is re-asked with `operation.reask`. */
+  async text(operation: TextOperation, options: PlannerCallOptions): Promise<string> {
+    const { reask } = operation;
+    const result = await this.run(operation.kind, options, (usage, onResponse) =>
       generateWithRetry({
-        ...this.callOptions(this.request(system, task, options, false), options, usage),
+        ...this.callOptions(this.request(operation, options, false), options, usage),
         onResponse,
         parse: (text) => {
           const trimmed = text.trim();
@@ -149,8 +155,7 @@ export class PlannerCalls {
   }
 
   private request(
-    system: string,
-    task: UserContent,
+    { system, task }: PlannerOperation,
     options: PlannerCallOptions,
     json: boolean,
   ): ModelRequest {

@@ -79,13 +79,8 @@ export class Planner {
    * @throws {PlanError} `decision_failed` after the last attempt.
    */
   async decide(task: UserContent, options: PlannerCallOptions = {}): Promise<PlanningDecision> {
-    const result = await this.calls.json(
-      await decisionSchema.load(),
-      this.prompts.decide,
-      task,
-      options,
-      'decision_failed',
-    );
+    const operation = { system: this.prompts.decide, task, kind: 'decision_failed' } as const;
+    const result = await this.calls.json(await decisionSchema.load(), operation, options);
     return { ...result.object, usage: result.usage };
   }
 
@@ -100,7 +95,7 @@ export class Planner {
     const system = this.prompts.createPlan({ context, tools: options.tools });
     try {
       const schema = await planSchema.load();
-      return (await this.calls.json(schema, system, task, options, 'invalid_plan')).object;
+      return (await this.calls.json(schema, { system, task, kind: 'invalid_plan' }, options)).object;
     } catch (error) {
       if (this.fallbackToSingleStep && error instanceof PlanError)
         return singleStepPlan(contentText(task), error.message);
@@ -121,11 +116,13 @@ export class Planner {
   ): Promise<string> {
     const system = this.prompts.enhance({ step, error, output });
     return this.calls.text(
-      system,
-      step.description,
+      {
+        system,
+        task: step.description,
+        kind: 'enhance_failed',
+        reask: 'Your previous reply was empty. Reply with the improved instructions as plain text.',
+      },
       options,
-      'enhance_failed',
-      'Your previous reply was empty. Reply with the improved instructions as plain text.',
     );
   }
 
@@ -169,6 +166,6 @@ export class Planner {
     });
     const task = context.task ?? (plan.summary || plan.title);
     const schema = await revisionSchema(kept);
-    return (await this.calls.json(schema, system, task, options, 'invalid_plan')).object;
+    return (await this.calls.json(schema, { system, task, kind: 'invalid_plan' }, options)).object;
   }
 }

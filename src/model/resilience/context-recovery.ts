@@ -99,8 +99,7 @@ export function isBare400(error: ModelError): boolean {
 export function contextErrorOf(
   error: ModelError,
   request: ModelRequest,
-  window: number,
-  policy: ContextRecoveryPolicy,
+  { window, policy }: ContextSizing,
 ): ModelError | undefined {
   if (isContextError(error)) return error;
   if (!isBare400(error)) return undefined;
@@ -133,6 +132,18 @@ export function nextContextLimit(error: ModelError, window: number, policy: Cont
   return Math.min(window, policy.tiers[policy.tiers.length - 1] ?? window);
 }
 
+/**
+ * The window a request is judged against and the policy judging it; with the
+ * `compress` seam, what a context recovery needs besides the request.
+ */
+export interface ContextSizing {
+  /** The window the model is known (or assumed) to have. */
+  window: number;
+  policy: ContextRecoveryPolicy;
+  /** The compression seam; without one the request cannot shrink. */
+  compress?: CompressHook | undefined;
+}
+
 /** What one invoke tracks across its compressions. */
 export interface RecoveryState {
   request: ModelRequest;
@@ -149,9 +160,7 @@ export interface RecoveryState {
 export async function recoverContext(
   state: RecoveryState,
   error: ModelError,
-  window: number,
-  policy: ContextRecoveryPolicy,
-  compress: CompressHook | undefined,
+  { window, policy, compress }: ContextSizing,
 ): Promise<number | undefined> {
   if (!compress || state.compressions >= policy.maxAttempts) throw error;
   state.compressions++;

@@ -77,13 +77,22 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random: Random)
   return Math.round(exponential + random.next() * policy.jitter * exponential);
 }
 
+/**
+ * The policy and random source a backoff is drawn from. The resilient invoker
+ * is one itself, so its retries pass it without building an object.
+ */
+export interface RetryBackoff {
+  readonly retry: RetryPolicy;
+  readonly random: Random;
+}
+
 /** Wait before retry number `retry`: the provider's `Retry-After` (capped) when it sent one, else {@link backoffDelay}. */
-export function retryDelay(retry: number, error: ModelError, policy: RetryPolicy, random: Random): number {
+export function retryDelay(retry: number, error: ModelError, backoff: RetryBackoff): number {
   const asked = error.retryAfterMs;
   if (asked !== undefined && Number.isFinite(asked)) {
-    return Math.round(Math.min(Math.max(asked, 0), policy.retryAfterCapMs));
+    return Math.round(Math.min(Math.max(asked, 0), backoff.retry.retryAfterCapMs));
   }
-  return backoffDelay(retry, policy, random);
+  return backoffDelay(retry, backoff.retry, backoff.random);
 }
 
 /**

@@ -79,7 +79,7 @@ function assistantContent(message: AssistantMessage): AssistantPromptPart[] {
 }
 
 /** How a call maps images and files: the model's spec version, and who to name in errors. */
-interface MediaMapping {
+export interface MediaMapping {
   dialect: SpecDialect;
   media: MediaContext;
 }
@@ -120,7 +120,7 @@ function toolResult(result: ToolResultPart, index: number, { dialect, media }: M
     checkMedia(part, where, media);
     const item = dialect.toolFile(part);
     if (!item)
-      throw mediaError(media, where, part, 'this AI SDK version takes tool-result media as data only');
+      throw mediaError(media, { part, where }, 'this AI SDK version takes tool-result media as data only');
     value.push(item);
   });
   return { ...head, output: { type: 'content', value } } as AnyToolResult;
@@ -140,16 +140,15 @@ function toolChoiceOf(choice: ModelRequest['toolChoice']): CallOptions['toolChoi
 
 /**
  * Builds the options of one `doGenerate` / `doStream` call; images and files
- * take the shape of `dialect`'s spec version.
+ * take the shape of `mapping.dialect`'s spec version. `mapping` is the model's,
+ * made once, not per call.
  * @throws ModelError `bad_request` for an image or file the version or model cannot take.
  */
 export function toCallOptions(
   request: ModelRequest,
   signal: AbortSignal | undefined,
-  dialect: SpecDialect,
-  media: MediaContext,
+  mapping: MediaMapping,
 ): CallOptions {
-  const mapping = { dialect, media };
   const prompt: AnyPromptMessage[] = [
     ...systemMessages(request.system),
     ...request.messages.map((message, index) => toPromptMessage(message, index, mapping)),

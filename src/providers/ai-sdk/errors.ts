@@ -64,7 +64,7 @@ function fromAPICallError(error: APICallErrorLike, ctx: ErrorContext, signal?: A
     if (typeof value === 'string') headers.set(key, value);
   }
   // The provider's body decides the kind; the AI SDK's message (already the provider's words) is shown.
-  const mapped = errorFromBody(status, body ?? error.message, ctx, headers);
+  const mapped = errorFromBody({ status, body: body ?? error.message, headers }, ctx);
   return new ModelError(mapped.kind, error.message || mapped.message, {
     status,
     retryAfterMs: mapped.retryAfterMs,

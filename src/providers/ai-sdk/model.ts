@@ -71,9 +71,12 @@ function readContext(model: LanguageModel): { spec: SpecModel; read: ReadContext
 export function fromAISDK(model: LanguageModel, options: FromAISDKOptions = {}): ChatModel {
   const { spec, read } = readContext(model);
   const id = options.id ?? `aisdk:${read.model}`;
-  const media = { provider: read.provider, model: read.model, accepts: options.info?.inputMediaTypes };
+  const mapping = {
+    dialect: read.dialect,
+    media: { provider: read.provider, model: read.model, accepts: options.info?.inputMediaTypes },
+  };
   const callOptions = (request: ModelRequest, signal: AbortSignal | undefined) =>
-    toCallOptions(request, signal, read.dialect, media);
+    toCallOptions(request, signal, mapping);
 
   return {
     id,

@@ -38,7 +38,7 @@ export function anthropicMediaBlock(
   const { mediaType } = part;
   if (mediaType.startsWith('image/')) {
     if (!IMAGE_TYPES.has(mediaType))
-      throw mediaError(ctx, where, part, 'Anthropic takes JPEG, PNG, GIF and WebP images');
+      throw mediaError(ctx, { part, where }, 'Anthropic takes JPEG, PNG, GIF and WebP images');
     const source = part.url !== undefined ? { type: 'url' as const, url: part.url } : base64Source(part);
     return { type: 'image', source };
   }
@@ -51,8 +51,7 @@ export function anthropicMediaBlock(
   } else {
     throw mediaError(
       ctx,
-      where,
-      part,
+      { part, where },
       'Anthropic takes images, PDF documents and plain-text documents given as data',
     );
   }

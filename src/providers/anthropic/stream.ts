@@ -67,6 +67,8 @@ function mergeUsage(into: AnthropicUsage, from: unknown): void {
 /** The answer tool's block: its input streams as text; a wrapped one is unwrapped when it stops. */
 interface OpenAnswer {
   index: number;
+  /** Id of the text parts its input streams as (the block's index, as every part of the block has). */
+  id: string;
   /** Input of a wrapped answer, held until its block stops. */
   held: string;
 }
@@ -117,9 +119,9 @@ export async function* anthropicStreamParts(
             providerMetadata: { anthropic: { [REDACTED_MARK]: true } },
           };
         } else if (block.type === 'tool_use' && answer && block.name === answer.name) {
-          open = { index, held: '' };
+          open = { index, id, held: '' };
           const input = record(block.input);
-          if (Object.keys(input).length > 0) yield* answerDelta(answer, open, JSON.stringify(input), id);
+          if (Object.keys(input).length > 0) yield* answerDelta(answer, open, JSON.stringify(input));
         } else if (block.type === 'tool_use') {
           called = true;
           const input = record(block.input);
@@ -139,7 +141,7 @@ export async function* anthropicStreamParts(
         else if (delta.type === 'signature_delta') {
           yield { type: 'reasoning-delta', delta: '', id, signature: text(delta.signature) };
         } else if (delta.type === 'input_json_delta' && open?.index === index) {
-          yield* answerDelta(answer!, open, text(delta.partial_json), id);
+          yield* answerDelta(answer!, open, text(delta.partial_json));
         } else if (delta.type === 'input_json_delta') {
           const call = calls.get(index);
           const fragment = text(delta.partial_json);
@@ -171,7 +173,7 @@ export async function* anthropicStreamParts(
         break;
       case 'error': {
         const error = record(event.error);
-        throw errorFromBody(STATUS_OF_ERROR_TYPE[text(error.type)] ?? 500, event, ctx);
+        throw errorFromBody({ status: STATUS_OF_ERROR_TYPE[text(error.type)] ?? 500, body: event }, ctx);
       }
     }
     if (stopped) break;
@@ -192,15 +194,10 @@ export async function* anthropicStreamParts(
 }
 
 /** A piece of the answer tool's input: text at once, or held when the answer is wrapped. */
-function* answerDelta(
-  answer: AnswerTool,
-  open: OpenAnswer,
-  fragment: string,
-  id: string,
-): Generator<ModelStreamPart> {
+function* answerDelta(answer: AnswerTool, open: OpenAnswer, fragment: string): Generator<ModelStreamPart> {
   if (!fragment) return;
   if (answer.wrapped) open.held += fragment;
-  else yield { type: 'text-delta', delta: fragment, id };
+  else yield { type: 'text-delta', delta: fragment, id: open.id };
 }
 
 /** The JSON of a wrapped answer's value; input that does not parse is passed on for the caller to judge. */

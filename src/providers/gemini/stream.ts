@@ -66,7 +66,7 @@ export async function* geminiStreamParts(
     const chunk = parseEventJSON(raw.data, model, 'chunk') as GeminiResponseBody;
     if (chunk.error) {
       const code = (chunk.error as { code?: unknown }).code;
-      throw errorFromBody(typeof code === 'number' ? code : 500, chunk, ctx);
+      throw errorFromBody({ status: typeof code === 'number' ? code : 500, body: chunk }, ctx);
     }
     if (chunk.usageMetadata) usage = chunk.usageMetadata;
     responseId ??= chunk.responseId;

@@ -39,14 +39,13 @@ export function chatMediaPart(part: MediaPart, where: string, ctx: MediaContext)
   if (part.url !== undefined) {
     throw mediaError(
       ctx,
-      where,
-      part,
+      { part, where },
       'Chat Completions takes audio and files as bytes only: pass data (the Responses API takes file URLs)',
     );
   }
   if (part.mediaType.startsWith('audio/')) {
     const format = AUDIO_FORMATS[part.mediaType];
-    if (!format) throw mediaError(ctx, where, part, 'Chat Completions takes audio as WAV or MP3 only');
+    if (!format) throw mediaError(ctx, { part, where }, 'Chat Completions takes audio as WAV or MP3 only');
     return { type: 'input_audio', input_audio: { data: base64Of(part), format } };
   }
   const filename = part.filename ?? `file.${extensionOf(part.mediaType)}`;

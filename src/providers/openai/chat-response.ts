@@ -58,7 +58,7 @@ export function argumentsText(fn: WireToolCall['function']): string {
 /** The error a 200 body or chunk carries in a top-level `error` field. */
 export function inlineError(error: unknown, ctx: ReplyContext, afterOutput: boolean): ModelError {
   const body = { error };
-  return errorFromBody(statusOfErrorBody(body, 500), body, { ...ctx, afterOutput });
+  return errorFromBody({ status: statusOfErrorBody(body, 500), body }, { ...ctx, afterOutput });
 }
 
 /** Maps a `chat.completion` body. Throws a {@link ModelError} for error bodies and replies without a message. */

@@ -107,7 +107,7 @@ class ChunkReader {
 function parseChunk(data: string, model: string): WireChunk {
   const parsed = parseEventJSON(data, model, 'chunk');
   if (parsed !== null && typeof parsed === 'object') return parsed as WireChunk;
-  throw malformedEventError(data, model, 'chunk');
+  throw malformedEventError(data, model, { unit: 'chunk' });
 }
 
 /**

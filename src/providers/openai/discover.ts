@@ -94,7 +94,7 @@ async function request(
   const text = await response.text();
   if (response.status === 404 && (options.optional || options.path === '/models')) return undefined;
   if (!response.ok) {
-    const error = errorFromResponse(response.status, response.headers, text, ctx);
+    const error = errorFromResponse(response, text, ctx);
     const id = `${config.provider}:${modelId}`;
     throw new ModelError(error.kind, `${id}: ${url} answered ${response.status}: ${error.message}`, {
       model: id,

@@ -32,8 +32,7 @@ export function responsesMediaItem(part: MediaPart, where: string, ctx: MediaCon
   if (part.mediaType.startsWith('audio/')) {
     throw mediaError(
       ctx,
-      where,
-      part,
+      { part, where },
       'the Responses API takes no audio input (Chat Completions takes WAV and MP3)',
     );
   }

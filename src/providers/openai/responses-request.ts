@@ -65,21 +65,29 @@ function textFormatOf(format: ModelRequest['responseFormat']): unknown {
   return { format: out };
 }
 
+/** The model a Responses body is for: made once per model, the same for every call. */
+export interface ResponsesTarget {
+  /** The provider's model name, e.g. `gpt-5-mini`. */
+  modelId: string;
+  settings: OpenAIResponsesSettings;
+  /** The provider named in errors; `openai` when absent. */
+  provider?: string | undefined;
+  /** The server's size limits for inline images and files, when known. */
+  mediaLimits?: MediaLimits | undefined;
+}
+
 /**
  * Builds the JSON body of one Responses call. `stop` sequences are not sent:
  * the Responses API has no such parameter. `providerOptions.openai` is merged
  * in last, so it can set or override any field.
- * @param mediaLimits - the server's size limits for inline images and files, when known.
- * @throws ModelError `bad_request` for an image or file the model cannot take or over `mediaLimits`.
+ * @throws ModelError `bad_request` for an image or file the model cannot take or over `target.mediaLimits`.
  */
 export function buildResponsesBody(
   request: ModelRequest,
-  modelId: string,
-  settings: OpenAIResponsesSettings,
+  target: ResponsesTarget,
   stream: boolean,
-  provider?: string,
-  mediaLimits?: MediaLimits,
 ): Record<string, unknown> {
+  const { modelId, settings, provider, mediaLimits } = target;
   const overrides = request.providerOptions?.openai;
   // A per-call `store` decides how reasoning is replayed, so it is honoured here too.
   const store = typeof overrides?.store === 'boolean' ? overrides.store : (settings.store ?? false);

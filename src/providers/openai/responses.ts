@@ -38,11 +38,12 @@ export function createOpenAIResponsesModel(
   const ctx = { provider: config.provider, model: modelId };
   // OpenAI's stated limits; a compatible server's own are not known here.
   const limits = isOpenAIHost(config.baseURL) ? OPENAI_LIMITS : undefined;
+  const target = { modelId, settings, provider: config.provider, mediaLimits: limits };
 
   const post = (request: ModelRequest, stream: boolean, signal: AbortSignal | undefined) =>
     postJSON({
       url,
-      body: buildResponsesBody(request, modelId, settings, stream, config.provider, limits),
+      body: buildResponsesBody(request, target, stream),
       headers: stream ? { ...config.headers(), accept: 'text/event-stream' } : config.headers(),
       reauthorize: config.reauthorize,
       signal,

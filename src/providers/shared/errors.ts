@@ -155,12 +155,9 @@ function errorFields(body: unknown): ErrorFields {
   };
 }
 
-function kindFor(
-  status: number,
-  fields: ErrorFields,
-  message: string,
-  ctx: ResponseErrorContext,
-): ModelErrorKind {
+/** The kind of an error of HTTP `status` whose body said `fields` (`fields.message`: the body's, else the status). */
+function kindFor(status: number, fields: Said, ctx: ResponseErrorContext): ModelErrorKind {
+  const { message } = fields;
   const code = fields.code?.toLowerCase() ?? '';
   const type = fields.type?.toLowerCase() ?? '';
   if (status === 529 || type === 'overloaded_error') return 'overloaded';
@@ -181,18 +178,24 @@ function kindFor(
   return 'invalid_response';
 }
 
+/** The fields of an error body, its message filled in (the status) when the body names none. */
+type Said = ErrorFields & { message: string };
+
+/** An error answer: its status, its parsed body, and the HTTP headers when it came as a response. */
+export interface ErrorReply {
+  /** The HTTP status, or the status the body names. */
+  status: number;
+  body: unknown;
+  /** For `retry-after`. */
+  headers?: Headers | undefined;
+}
+
 /**
  * A {@link ModelError} from an already parsed error body (HTTP error bodies,
- * and errors servers send inside a 200 stream). `status` is the HTTP status
- * or the status the body names.
+ * and errors servers send inside a 200 stream).
  */
-export function errorFromBody(
-  status: number,
-  body: unknown,
-  ctx: ResponseErrorContext,
-  headers?: Headers,
-): ModelError {
-  return errorOf(status, body, ctx, headers);
+export function errorFromBody(reply: ErrorReply, ctx: ResponseErrorContext): ModelError {
+  return errorOf(reply, ctx);
 }
 
 /** How {@link errorOf} shows an error: the message made of the body's, and the body kept. */
@@ -202,16 +205,13 @@ interface Shown {
 }
 
 /** {@link errorFromBody}, the message and the body kept as `shown` says. */
-function errorOf(
-  status: number,
-  body: unknown,
-  ctx: ResponseErrorContext,
-  headers: Headers | undefined,
-  shown?: Shown,
-): ModelError {
+function errorOf(reply: ErrorReply, ctx: ResponseErrorContext, shown?: Shown): ModelError {
+  const { status, body, headers } = reply;
   const fields = errorFields(body);
-  const said = fields.message ?? `HTTP ${status}`;
-  const kind = kindFor(status, fields, said, ctx);
+  // A fresh object: filled in place, the message it is classed by is the one shown.
+  fields.message ??= `HTTP ${status}`;
+  const said = fields.message;
+  const kind = kindFor(status, fields as Said, ctx);
   const message = shown ? shown.message(said) : said;
   const retryAfterMs =
     kind === 'rate_limit' || kind === 'overloaded' || kind === 'server'
@@ -260,25 +260,25 @@ export function parseJSONOrText(text: string): unknown {
  * 500 characters.
  */
 export function errorFromResponse(
-  status: number,
-  headers: Headers,
+  response: Pick<Response, 'status' | 'headers'>,
   bodyText: string,
   ctx: ResponseErrorContext,
 ): ModelError {
+  const { status, headers } = response;
   const body = parseJSONOrText(bodyText);
   if (typeof body === 'string') {
     const line = pageLine(body);
-    return errorOf(status, line, ctx, headers, {
+    return errorOf({ status, body: line, headers }, ctx, {
       message: () => pageMessage(status, line, ctx.url),
       body: body.length > 500 ? `${body.slice(0, 500)}…` : body,
     });
   }
   // A JSON error of the API itself (an unknown model) means the URL is right: its words are enough.
   if (status !== 404 || ctx.url === undefined || !isBareNotFound(errorFields(body).message)) {
-    return errorFromBody(status, body, ctx, headers);
+    return errorOf({ status, body, headers }, ctx);
   }
   const { url } = ctx;
-  return errorOf(status, body, ctx, headers, { message: (said) => pageMessage(status, said, url) });
+  return errorOf({ status, body, headers }, ctx, { message: (said) => pageMessage(status, said, url) });
 }
 
 const CONNECTION_PATTERN =

@@ -153,7 +153,7 @@ async function postOnce(options: PostOptions): Promise<Response> {
   if (signal?.aborted) {
     throw abortedError(ctx, signal.reason);
   }
-  throw errorFromResponse(response.status, response.headers, text, {
+  throw errorFromResponse(response, text, {
     ...ctx,
     url: options.url,
     isContextLength: options.isContextLength,

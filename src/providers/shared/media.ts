@@ -29,8 +29,15 @@ export function attachmentPath(message: number, result: ToolResultPart, index: n
   return `messages[${message}] result of ${result.toolName || 'tool'} call ${result.toolCallId}, attachment ${index}`;
 }
 
+/** A part of a request, and where it sits (for error messages). */
+export interface PlacedPart {
+  part: MediaPart;
+  /** Where it sits: {@link userPartPath} or {@link attachmentPath}. */
+  where: string;
+}
+
 /** The `bad_request` error for a part the adapter or the model cannot take. */
-export function mediaError(ctx: MediaContext, where: string, part: MediaPart, why: string): ModelError {
+export function mediaError(ctx: MediaContext, { part, where }: PlacedPart, why: string): ModelError {
   const id = `${ctx.provider}:${ctx.model}`;
   const what = mediaPartProblem(part) === undefined ? describeMedia(part) : `[${String(part.type)}]`;
   return new ModelError('bad_request', `${id} cannot take ${where} ${what}: ${why}`, { model: id });
@@ -48,17 +55,17 @@ function matches(pattern: string, mediaType: string): boolean {
  */
 export function checkMedia(part: MediaPart, where: string, ctx: MediaContext): void {
   const problem = mediaPartProblem(part);
-  if (problem) throw mediaError(ctx, where, part, problem);
+  if (problem) throw mediaError(ctx, { part, where }, problem);
   // Every provider refuses an empty image or file, after the request was paid for.
   if (part.data !== undefined && mediaByteLength(part.data) === 0)
-    throw mediaError(ctx, where, part, 'it is empty (0 bytes)');
+    throw mediaError(ctx, { part, where }, 'it is empty (0 bytes)');
   const accepts = ctx.accepts;
   if (accepts && !accepts.some((pattern) => matches(pattern, part.mediaType))) {
     const taken = accepts.length > 0 ? accepts.join(', ') : 'no images or files';
-    throw mediaError(ctx, where, part, `the model takes ${taken} (ModelInfo.inputMediaTypes)`);
+    throw mediaError(ctx, { part, where }, `the model takes ${taken} (ModelInfo.inputMediaTypes)`);
   }
   const over = ctx.budget?.take(part);
-  if (over) throw mediaError(ctx, where, part, over);
+  if (over) throw mediaError(ctx, { part, where }, over);
 }
 
 /** The part's bytes as base64 text (the part must have `data`). */

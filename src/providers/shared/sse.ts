@@ -17,16 +17,22 @@ export interface SSEEvent {
   id?: string;
 }
 
+/** What went wrong reading a piece of a stream. */
+export interface MalformedDetail {
+  /** What the provider calls one piece of its stream; `event` when absent. */
+  unit?: 'event' | 'chunk';
+  /** The parse error, when there was one. */
+  cause?: unknown;
+}
+
 /**
  * The `invalid_response` {@link ModelError} for stream data that cannot be
- * read; `model` is the `provider:model` id, `unit` what the provider calls
- * one piece of its stream.
+ * read; `model` is the `provider:model` id.
  */
 export function malformedEventError(
   data: string,
   model: string,
-  unit: 'event' | 'chunk' = 'event',
-  cause?: unknown,
+  { unit = 'event', cause }: MalformedDetail = {},
 ): ModelError {
   return new ModelError('invalid_response', `${model}: malformed stream ${unit}: ${data.slice(0, 200)}`, {
     model,
@@ -40,7 +46,7 @@ export function parseEventJSON(data: string, model: string, unit: 'event' | 'chu
   try {
     return JSON.parse(data);
   } catch (cause) {
-    throw malformedEventError(data, model, unit, cause);
+    throw malformedEventError(data, model, { unit, cause });
   }
 }
 

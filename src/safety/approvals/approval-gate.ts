@@ -217,7 +217,7 @@ export class ApprovalGate {
     const early = this.recall(call, ctx);
     const bus = this.options.bus;
     if (!early && (ctx.deferApprovals || !bus)) return this.defer(call, ctx, timeoutMs);
-    const outcome = early ?? (await this.askHuman(call, ctx, timeoutMs, bus as InterruptBus));
+    const outcome = early ?? (await this.askHuman(call, ctx));
     if (!outcome) {
       return {
         allow: false,
@@ -285,15 +285,13 @@ export class ApprovalGate {
   }
 
   /**
-   * Asks and waits; `undefined` when the run aborted the wait. A failing bus
-   * gives the default action, marked `busFailed`: nobody could answer.
+   * Asks on the gate's bus (the caller checked there is one) and waits;
+   * `undefined` when the run aborted the wait. A failing bus gives the
+   * default action, marked `busFailed`: nobody could answer.
    */
-  private async askHuman(
-    call: ReadyToolCall,
-    ctx: RunToolsContext,
-    timeoutMs: number,
-    bus: InterruptBus,
-  ): Promise<GateOutcome | undefined> {
+  private async askHuman(call: ReadyToolCall, ctx: RunToolsContext): Promise<GateOutcome | undefined> {
+    const timeoutMs = this.options.timeoutMs ?? INTERRUPT_DEFAULTS.approval.timeoutMs;
+    const bus = this.options.bus as InterruptBus;
     const defaultAction = this.options.defaultAction ?? 'deny';
     try {
       const { outcome } = await askHuman(this.question(call, timeoutMs), {

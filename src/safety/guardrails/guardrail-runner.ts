@@ -63,8 +63,14 @@ export async function runGuardrails<T>(
   return runStage(guardrails, subject, options);
 }
 
-/** Where a stage stands: the findings so far and the subject as rewritten so far. */
-interface StageState<T> {
+/**
+ * One stage run: what it runs and where it stands (the findings so far and
+ * the subject as rewritten so far). The one object a run allocates; the scans
+ * and their continuations share it.
+ */
+interface StageRun<T> {
+  readonly guardrails: readonly Guardrail<T>[];
+  readonly options: GuardrailRunOptions;
   findings: ReportedFinding[];
   current: T;
 }
@@ -79,45 +85,52 @@ export function runStage<T>(
   guardrails: readonly Guardrail<T>[],
   subject: T,
   options: GuardrailRunOptions,
-  from = 0,
-  state: StageState<T> = { findings: [], current: subject },
 ): GuardrailRunResult<T> | Promise<GuardrailRunResult<T>> {
+  return continueStage({ guardrails, options, findings: [], current: subject }, 0);
+}
+
+/** Runs the stage's guardrails from index `from` on. */
+function continueStage<T>(
+  run: StageRun<T>,
+  from: number,
+): GuardrailRunResult<T> | Promise<GuardrailRunResult<T>> {
+  const { guardrails, options } = run;
   for (let i = from; i < guardrails.length; i++) {
     const guardrail = guardrails[i]!;
     if (options.signal?.aborted) throw new AbortError(options.signal.reason);
-    const scanned = scanWithBudget(guardrail, state.current, options);
+    const scanned = scanWithBudget(guardrail, run.current, options);
     if (scanned instanceof Promise) {
       return scanned.then((outcome) => {
-        const verdict = applyScan(guardrail, outcome, state, options);
-        return verdict ?? runStage(guardrails, subject, options, i + 1, state);
+        const verdict = applyScan(guardrail, outcome, run);
+        return verdict ?? continueStage(run, i + 1);
       });
     }
-    const verdict = applyScan(guardrail, scanned, state, options);
+    const verdict = applyScan(guardrail, scanned, run);
     if (verdict) return verdict;
   }
-  return { blocked: false, findings: state.findings, subject: state.current };
+  return { blocked: false, findings: run.findings, subject: run.current };
 }
 
 /** Reports one scan's findings and applies its rewrite; the stage's verdict once it blocked. */
 function applyScan<T>(
   guardrail: Guardrail<T>,
   outcome: ScanOutcome,
-  state: StageState<T>,
-  options: GuardrailRunOptions,
+  run: StageRun<T>,
 ): GuardrailRunResult<T> | undefined {
+  const { options } = run;
   if (options.signal?.aborted) throw new AbortError(options.signal.reason);
   const defaultAction = guardrail.action ?? 'block';
   let reported: GuardrailFinding[];
   if (outcome.kind === 'done') {
     reported = outcome.check.findings;
     const { text } = outcome.check;
-    if (typeof state.current === 'string' && typeof text === 'string' && defaultAction !== 'log') {
-      state.current = text as T;
+    if (typeof run.current === 'string' && typeof text === 'string' && defaultAction !== 'log') {
+      run.current = text as T;
     }
   } else {
     reported = [failureFinding(guardrail.name, outcome, guardrail.failClosed ?? options.failClosed)];
   }
-  const { findings } = state;
+  const { findings } = run;
   let blocked = false;
   for (const finding of reported) {
     const action: GuardrailAction = finding.action ?? defaultAction;
@@ -140,7 +153,7 @@ function applyScan<T>(
   }
   if (!blocked) return undefined;
   const reason = findings.find((f) => f.blocked)?.reason;
-  return { blocked: true, findings, reason, subject: state.current };
+  return { blocked: true, findings, reason, subject: run.current };
 }
 
 function failureFinding(
@@ -174,7 +187,7 @@ function scanWithBudget<T>(
     return { kind: 'error', error };
   }
   if (!isThenable(result)) return { kind: 'done', check: toCheck(result) };
-  return withBudget(result, guardrail, options, () => context.controller);
+  return context.withBudget(result, guardrail, options);
 }
 
 /** A scan's context whose signal, with its controller, is made only if the scan reads it. */
@@ -187,39 +200,43 @@ class ScanContext implements GuardrailScanContext {
   get signal(): AbortSignal {
     return this.controller.signal;
   }
-}
 
-function withBudget<T>(
-  pending: PromiseLike<GuardrailFinding[] | GuardrailCheck | undefined>,
-  guardrail: Guardrail<T>,
-  options: GuardrailRunOptions,
-  controller: () => AbortController,
-): Promise<ScanOutcome> {
-  const ms = guardrail.timeoutMs ?? options.timeoutMs;
-  return new Promise<ScanOutcome>((resolve) => {
-    let done = false;
-    const finish = (outcome: ScanOutcome) => {
-      if (done) return;
-      done = true;
-      cancelTimer();
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    // The caller's abort ends the scan at once; runGuardrails then throws.
-    const onAbort = () => {
-      controller().abort(options.signal?.reason);
-      finish({ kind: 'error', error: new AbortError(options.signal?.reason) });
-    };
-    const cancelTimer = options.clock.setTimer(ms, () => {
-      controller().abort(new AbortError(`guardrail "${guardrail.name}" timed out`));
-      finish({ kind: 'timeout', ms });
+  /**
+   * Settles on the scan's `pending` result, its error or its budget,
+   * whichever comes first; past the budget or on the run's abort it aborts
+   * this context's signal.
+   */
+  withBudget<T>(
+    pending: PromiseLike<GuardrailFinding[] | GuardrailCheck | undefined>,
+    guardrail: Guardrail<T>,
+    options: GuardrailRunOptions,
+  ): Promise<ScanOutcome> {
+    const ms = guardrail.timeoutMs ?? options.timeoutMs;
+    return new Promise<ScanOutcome>((resolve) => {
+      let done = false;
+      const finish = (outcome: ScanOutcome) => {
+        if (done) return;
+        done = true;
+        cancelTimer();
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      // The caller's abort ends the scan at once; runGuardrails then throws.
+      const onAbort = () => {
+        this.controller.abort(options.signal?.reason);
+        finish({ kind: 'error', error: new AbortError(options.signal?.reason) });
+      };
+      const cancelTimer = options.clock.setTimer(ms, () => {
+        this.controller.abort(new AbortError(`guardrail "${guardrail.name}" timed out`));
+        finish({ kind: 'timeout', ms });
+      });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (result) => finish({ kind: 'done', check: toCheck(result) }),
+        (error) => finish({ kind: 'error', error }),
+      );
     });
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (result) => finish({ kind: 'done', check: toCheck(result) }),
-      (error) => finish({ kind: 'error', error }),
-    );
-  });
+  }
 }
 
 function toCheck(result: GuardrailFinding[] | GuardrailCheck | undefined): GuardrailCheck {

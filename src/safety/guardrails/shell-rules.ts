@@ -90,9 +90,13 @@ export function scanShell(command: string, maxLength: number, meter: ScanMeter):
   return (
     (text.includes('|') && forkBomb(tokens, meter)) ||
     (FETCHER_ANYWHERE.test(text) && remoteScript(tokens, each)) ||
-    (text.includes('/dev/') && each((from, to, opsFrom) => deviceWrite(tokens, from, to, opsFrom))) ||
-    (DESTRUCTIVE_ANYWHERE.test(text) &&
-      each((from, to) => destructive(tokens, from, to, meter, redirectsToFile(tokens, to)))) ||
+    (text.includes('/dev/') &&
+      each((from, to, opsFrom) =>
+        (from > opsFrom && redirectsOntoDevice(tokens, from)) || teesOntoDevice(tokens, from, to)
+          ? block('shell.device_write', 'Command redirects output onto a disk device')
+          : undefined,
+      )) ||
+    (DESTRUCTIVE_ANYWHERE.test(text) && each((from, to) => destructive(scan, from, to))) ||
     OK
   );
 }
@@ -157,18 +161,23 @@ function remoteScript(tokens: readonly string[], each: (check: CommandCheck) => 
   });
 }
 
-/** Output redirected or `tee`d onto a disk device. */
-function deviceWrite(tokens: readonly string[], start: number, end: number, opsStart: number) {
-  const redirected = start > opsStart && REDIRECTS.has(tokens[start - 1]!) && isDiskDevice(tokens[start]!);
+/**
+ * Whether the command whose words start at `start` is a disk device that
+ * output is redirected onto (the caller checks an operator precedes it).
+ */
+function redirectsOntoDevice(tokens: readonly string[], start: number): boolean {
+  return REDIRECTS.has(tokens[start - 1]!) && isDiskDevice(tokens[start]!);
+}
+
+/** Whether the command `tokens[start..end)` is a `tee` onto a disk device. */
+function teesOntoDevice(tokens: readonly string[], start: number, end: number): boolean {
   const first = commandStart(tokens, start, end);
   let teed = false;
   if (first < end && commandName(tokens[first]!) === 'tee') {
     for (let k = first + 1; k < end && !teed; k++)
       teed = !tokens[k]!.startsWith('-') && isDiskDevice(tokens[k]!);
   }
-  return redirected || teed
-    ? block('shell.device_write', 'Command redirects output onto a disk device')
-    : undefined;
+  return teed;
 }
 
 /** What the words after a position say about the arguments of a command there. */
@@ -193,18 +202,13 @@ interface Tail {
 
 /**
  * `rm -rf /`, `chmod -R 777 /etc`, `mkfs`, `dd of=/dev/sda`,
- * `dd if=/dev/zero of=x`, `shred /dev/sda` anywhere in one simple command
- * (`redirected`: its output goes into a file). Skips commands naming none of these; else
+ * `dd if=/dev/zero of=x`, `shred /dev/sda` anywhere in the simple command
+ * `tokens[start..end)` of `scan` (its output redirected into a file counts
+ * as a dd `of=`). Skips commands naming none of these; else
  * walks the words right to left, keeping one summary of the arguments after
  * the current word, so each word is visited once.
  */
-function destructive(
-  tokens: readonly string[],
-  start: number,
-  end: number,
-  meter: ScanMeter,
-  redirected: boolean,
-) {
+function destructive({ tokens, meter }: ShellTokens, start: number, end: number) {
   let first = start;
   while (first < end && !isDestructiveName(commandName(tokens[first]!))) first++;
   if (first === end) return undefined;
@@ -216,7 +220,7 @@ function destructive(
     anyTarget: undefined,
     ddDevice: false,
     ddFill: false,
-    ddFile: redirected,
+    ddFile: redirectsToFile(tokens, end),
     device: false,
   };
   let found: ShellVerdict | undefined;

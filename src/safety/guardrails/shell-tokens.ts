@@ -42,6 +42,8 @@ export interface ShellTokens {
   tokens: string[];
   /** Three indices per simple command: where its operators start, where its words start and end. */
   bounds: number[];
+  /** The meter the tokenizing counted on; the rules reading the tokens count on it too. */
+  meter: ScanMeter;
 }
 
 /** Tokenizes `source`, a command whose quotes and backslashes the caller has dropped. */
@@ -72,7 +74,7 @@ export function shellTokens(source: string, meter: ScanMeter): ShellTokens {
     }
   }
   if (inCommand) bounds[bounds.length - 1] = tokens.length;
-  return { tokens, bounds };
+  return { tokens, bounds, meter };
 }
 
 function classAt(source: string, i: number): number {

@@ -18,7 +18,13 @@
 import { memoized } from '../../core/memo.js';
 import { urlParserInput } from './normalize.js';
 import { checkShell } from './shell-check.js';
-import type { Guardrail, GuardrailAction, GuardrailFinding, ToolScanSubject } from './types.js';
+import type {
+  Guardrail,
+  GuardrailAction,
+  GuardrailFinding,
+  GuardrailScanContext,
+  ToolScanSubject,
+} from './types.js';
 import { checkUrl, inspectUrl, type UrlPolicy, type UrlVerdict } from './url-check.js';
 
 /** Tools whose code/command arguments are scanned by default (the seed's list and common names). */
@@ -116,12 +122,32 @@ export function argStrings(
   args: unknown,
   limits: { maxStrings?: number; maxDepth?: number } = {},
 ): ArgStrings {
-  const maxStrings = limits.maxStrings ?? DEFAULT_MAX_ARG_STRINGS;
-  const maxDepth = limits.maxDepth ?? DEFAULT_MAX_ARG_DEPTH;
-  const strings: ArgString[] = [];
-  let overflow: ArgStrings['overflow'];
-  const walk = (value: unknown, path: string, keyWord: string, depth: number) => {
-    if (overflow === 'strings') return;
+  const walker = new ArgWalker(
+    limits.maxStrings ?? DEFAULT_MAX_ARG_STRINGS,
+    limits.maxDepth ?? DEFAULT_MAX_ARG_DEPTH,
+  );
+  walker.walk(args, '', '');
+  const { strings, overflow } = walker;
+  return overflow ? { strings, overflow } : { strings };
+}
+
+/**
+ * The recursion of {@link argStrings}. The depth of the container being
+ * walked is kept on the walker (one per call, in place of a closure) so
+ * `walk` takes only what changes per value.
+ */
+class ArgWalker {
+  readonly strings: ArgString[] = [];
+  overflow: ArgStrings['overflow'];
+  private depth = 0;
+
+  constructor(
+    private readonly maxStrings: number,
+    private readonly maxDepth: number,
+  ) {}
+
+  walk(value: unknown, path: string, keyWord: string): void {
+    if (this.overflow === 'strings') return;
     const text =
       typeof value === 'string'
         ? value
@@ -129,24 +155,24 @@ export function argStrings(
           ? String(value)
           : undefined;
     if (text !== undefined) {
-      if (strings.length >= maxStrings) overflow = 'strings';
-      else strings.push({ path, keyWord, value: text });
+      if (this.strings.length >= this.maxStrings) this.overflow = 'strings';
+      else this.strings.push({ path, keyWord, value: text });
       return;
     }
     if (value === null || typeof value !== 'object') return;
-    if (depth >= maxDepth) {
-      if (!isEmpty(value)) overflow ??= 'depth';
+    if (this.depth >= this.maxDepth) {
+      if (!isEmpty(value)) this.overflow ??= 'depth';
       return;
     }
+    this.depth++;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) walk(value[i], join(path, String(i)), keyWord, depth + 1);
+      for (let i = 0; i < value.length; i++) this.walk(value[i], join(path, String(i)), keyWord);
     } else {
       const record = value as Record<string, unknown>;
-      for (const key of Object.keys(record)) walk(record[key], join(path, key), lastWord(key), depth + 1);
+      for (const key of Object.keys(record)) this.walk(record[key], join(path, key), lastWord(key));
     }
-  };
-  walk(args, '', '', 0);
-  return overflow ? { strings, overflow } : { strings };
+    this.depth--;
+  }
 }
 
 /**
@@ -154,65 +180,94 @@ export function argStrings(
  * argument; the blocked call's result is `Tool blocked: <reason>`.
  */
 export function toolArgsGuardrail(options: ToolArgsGuardrailOptions = {}): Guardrail<ToolScanSubject> {
-  const shellKeys = new Set(options.shellArgKeys ?? DEFAULT_SHELL_ARG_KEYS);
-  const isShellTool = shellToolPredicate(options.shellTools ?? DEFAULT_SHELL_TOOLS);
   const policy = options.url;
   const failClosed = options.failClosed ?? true;
-  const shellLimits = { maxLength: options.shellMaxLength };
-  // Only a `resolve` makes a URL check wait; without one the scan returns synchronously.
-  const resolving = policy !== false && policy?.resolve !== undefined;
+  const rules: ArgRules = {
+    options,
+    failClosed,
+    shellKeys: new Set(options.shellArgKeys ?? DEFAULT_SHELL_ARG_KEYS),
+    isShellTool: shellToolPredicate(options.shellTools ?? DEFAULT_SHELL_TOOLS),
+    shellLimits: { maxLength: options.shellMaxLength },
+    policy,
+    // Only a `resolve` makes a URL check wait; without one the scan returns synchronously.
+    resolving: policy !== false && policy?.resolve !== undefined,
+  };
   return {
     name: 'tool_args',
     action: options.action ?? 'block',
     failClosed,
     timeoutMs: options.timeoutMs,
-    scan({ toolName, args }, context) {
-      const { strings, overflow } = argStrings(args, options);
-      const findings: GuardrailFinding[] = overflow ? [overflowFinding(overflow, options, failClosed)] : [];
-      const shell = isShellTool(toolName);
-      const checkArg = (value: string, keyWord: string, path: string) => {
-        if (shell && shellKeys.has(keyWord)) {
-          const verdict = checkShell(value, shellLimits);
-          if (!verdict.ok) findings.push(argFinding(verdict, path));
-        }
-        if (policy === false) return undefined;
-        const url = urlToCheck(value, URL_KEY_WORDS.has(keyWord));
-        if (url === undefined) return undefined;
-        return resolving ? checkUrl(url, policy, context.signal) : inspectUrl(url, policy);
-      };
-      return scanStrings(strings, 0, findings, checkArg);
+    scan(subject, context) {
+      return new ArgScan(rules, subject, context).scanFrom(0);
     },
   };
 }
 
-type ArgCheck = (
-  value: string,
-  keyWord: string,
-  path: string,
-) => UrlVerdict | Promise<UrlVerdict> | undefined;
+/** What a {@link toolArgsGuardrail} checks with, settled once when it is made. */
+interface ArgRules {
+  readonly options: ToolArgsGuardrailOptions;
+  readonly failClosed: boolean;
+  readonly shellKeys: ReadonlySet<string>;
+  readonly isShellTool: (toolName: string) => boolean;
+  readonly shellLimits: { maxLength?: number };
+  readonly policy: UrlPolicy | false | undefined;
+  readonly resolving: boolean;
+}
 
 /**
- * Checks the strings from `from` on, in order, synchronously until a URL
- * check has to wait (DNS); the rest then follow it.
+ * One call's scan: its argument strings and the findings so far. The one
+ * object a scan adds (in place of a checking closure), so the steps take
+ * only the string they are at.
  */
-function scanStrings(
-  strings: readonly ArgString[],
-  from: number,
-  findings: GuardrailFinding[],
-  check: ArgCheck,
-): GuardrailFinding[] | Promise<GuardrailFinding[]> {
-  for (let i = from; i < strings.length; i++) {
-    const { path, keyWord, value } = strings[i]!;
-    const verdict = check(value, keyWord, path);
-    if (verdict instanceof Promise) {
-      return verdict.then((v) => {
-        if (!v.ok) findings.push(argFinding(v, path));
-        return scanStrings(strings, i + 1, findings, check);
-      });
-    }
-    if (verdict && !verdict.ok) findings.push(argFinding(verdict, path));
+class ArgScan {
+  private readonly strings: readonly ArgString[];
+  private readonly findings: GuardrailFinding[];
+  private readonly shell: boolean;
+
+  constructor(
+    private readonly rules: ArgRules,
+    { toolName, args }: ToolScanSubject,
+    private readonly context: GuardrailScanContext,
+  ) {
+    const { strings, overflow } = argStrings(args, rules.options);
+    this.strings = strings;
+    this.findings = overflow ? [overflowFinding(overflow, rules.options, rules.failClosed)] : [];
+    this.shell = rules.isShellTool(toolName);
   }
-  return findings;
+
+  /**
+   * Checks the strings from `from` on, in order, synchronously until a URL
+   * check has to wait (DNS); the rest then follow it.
+   */
+  scanFrom(from: number): GuardrailFinding[] | Promise<GuardrailFinding[]> {
+    const { strings, findings } = this;
+    for (let i = from; i < strings.length; i++) {
+      const arg = strings[i]!;
+      const verdict = this.check(arg);
+      if (verdict instanceof Promise) {
+        return verdict.then((v) => {
+          if (!v.ok) findings.push(argFinding(v, arg.path));
+          return this.scanFrom(i + 1);
+        });
+      }
+      if (verdict && !verdict.ok) findings.push(argFinding(verdict, arg.path));
+    }
+    return findings;
+  }
+
+  /** Checks one string as a command (pushing its finding) and returns its URL verdict, if it is a URL. */
+  private check({ path, keyWord, value }: ArgString): UrlVerdict | Promise<UrlVerdict> | undefined {
+    const { rules } = this;
+    if (this.shell && rules.shellKeys.has(keyWord)) {
+      const verdict = checkShell(value, rules.shellLimits);
+      if (!verdict.ok) this.findings.push(argFinding(verdict, path));
+    }
+    const { policy } = rules;
+    if (policy === false) return undefined;
+    const url = urlToCheck(value, URL_KEY_WORDS.has(keyWord));
+    if (url === undefined) return undefined;
+    return rules.resolving ? checkUrl(url, policy, this.context.signal) : inspectUrl(url, policy);
+  }
 }
 
 function argFinding(verdict: { rule: string; reason: string }, path: string): GuardrailFinding {

@@ -144,30 +144,36 @@ export function wrapUntrusted(text: string, source: string): string {
 
 /** {@link wrapUntrusted} in slices, yielding between them. @throws AbortError when `signal` aborts. */
 export async function wrapInSlices(text: string, source: string, signal?: AbortSignal): Promise<string> {
-  const spans: number[] = [];
-  await inSlices(text, signal, (window, offset, owned) => findDelimiters(window, offset, owned, spans));
-  return frame(applyDelimiters(text, spans), source);
+  const found = new DelimiterSpans();
+  await inSlices(text, signal, (window, offset, owned) => found.find(window, offset, owned));
+  return frame(applyDelimiters(text, found.spans), source);
 }
 
 /** `text` with every `<untrusted_content` / `</untrusted_content` spelling escaped. */
 export function escapeDelimiters(text: string): string {
-  const spans: number[] = [];
-  findDelimiters(text, 0, text.length, spans);
-  return applyDelimiters(text, spans);
+  const found = new DelimiterSpans();
+  found.find(text, 0, text.length);
+  return applyDelimiters(text, found.spans);
 }
 
 function frame(escaped: string, source: string): string {
   return `<untrusted_content source="${escapeAttribute(source)}">\n${escaped}\n</untrusted_content>`;
 }
 
-/** Appends start, end and 1 for a closing delimiter (else 0) of each delimiter starting before `owned`. */
-function findDelimiters(window: string, offset: number, owned: number, spans: number[]): void {
-  const folded = foldForDetection(window);
-  DELIMITER.lastIndex = 0;
-  for (let m = DELIMITER.exec(folded.text); m; m = DELIMITER.exec(folded.text)) {
-    const [start, end] = folded.span(m.index, m.index + m[0].length);
-    if (start >= owned) break;
-    spans.push(offset + start, offset + end, m[1] ? 1 : 0);
+/** The delimiters found in a text, window by window. */
+class DelimiterSpans {
+  /** Three numbers per delimiter: its start and end in the text, and 1 for a closing one (else 0). */
+  readonly spans: number[] = [];
+
+  /** Adds the delimiters of `window` (at `offset` in the text) that start before `owned`. */
+  find(window: string, offset: number, owned: number): void {
+    const folded = foldForDetection(window);
+    DELIMITER.lastIndex = 0;
+    for (let m = DELIMITER.exec(folded.text); m; m = DELIMITER.exec(folded.text)) {
+      const [start, end] = folded.span(m.index, m.index + m[0].length);
+      if (start >= owned) break;
+      this.spans.push(offset + start, offset + end, m[1] ? 1 : 0);
+    }
   }
 }
 

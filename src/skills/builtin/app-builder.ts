@@ -94,7 +94,7 @@ export function appBuilderSkill(options: AppBuilderOptions = {}) {
     async run(params, ctx) {
       const sandbox = requireSandbox(ctx);
       const dir = params.dir === undefined ? invocationDir(ctx, 'apps') : workspacePath(ctx, params.dir);
-      const design = await skillStage(ctx, 'design', params.description, () =>
+      const design = await skillStage(ctx, { name: 'design', detail: params.description }, () =>
         designOf(ctx, params.description),
       );
       const templateId: AppTemplateId =
@@ -102,13 +102,13 @@ export function appBuilderSkill(options: AppBuilderOptions = {}) {
         design.template ??
         (STATIC_HINTS.test(params.description) ? 'static-site' : 'node-http');
       const template = APP_TEMPLATES[templateId];
-      const files = await skillStage(ctx, 'scaffold', dir, async () => {
+      const files = await skillStage(ctx, { name: 'scaffold', detail: dir }, async () => {
         const rendered = renderTemplate(template, design);
         for (const [path, text] of Object.entries(rendered)) await sandbox.writeFile(`${dir}/${path}`, text);
         return Object.keys(rendered).map((path) => `${dir}/${path}`);
       });
       const appId = ctx.runtime.ids.next('app');
-      const status = await skillStage(ctx, 'start', `node ${template.entry}`, () =>
+      const status = await skillStage(ctx, { name: 'start', detail: `node ${template.entry}` }, () =>
         apps.start(sandbox, {
           appId,
           dir,
@@ -129,8 +129,15 @@ export function appBuilderSkill(options: AppBuilderOptions = {}) {
         );
       }
       const url = `http://127.0.0.1:${status.port}/`;
-      const reachableFromHost = await skillStage(ctx, 'health_check', template.healthPath, () =>
-        reachable(options.fetch ?? globalThis.fetch, `${url}${template.healthPath.slice(1)}`, appId, ctx),
+      const reachableFromHost = await skillStage(
+        ctx,
+        { name: 'health_check', detail: template.healthPath },
+        () =>
+          reachable(
+            options.fetch ?? globalThis.fetch,
+            { url: `${url}${template.healthPath.slice(1)}`, token: appId },
+            ctx,
+          ),
       );
       return {
         appId,
@@ -167,13 +174,16 @@ function titleOf(description: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Whether this process gets the app's own health answer at `url` (its token tells it from another server on the port). */
-async function reachable(
-  fetchImpl: typeof fetch,
-  url: string,
-  token: string,
-  ctx: SkillContext,
-): Promise<boolean> {
+/** The health check of one app: where it answers and the token its answer carries. */
+interface HealthProbe {
+  url: string;
+  /** The app id, which the app's health answer echoes (it tells it from another server on the port). */
+  token: string;
+}
+
+/** Whether this process gets the app's own health answer at `probe.url`. */
+async function reachable(fetchImpl: typeof fetch, probe: HealthProbe, ctx: SkillContext): Promise<boolean> {
+  const { url, token } = probe;
   const controller = new AbortController();
   const cancel = ctx.runtime.clock.setTimer(2000, () => controller.abort());
   try {

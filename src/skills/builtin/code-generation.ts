@@ -101,20 +101,23 @@ export const codeGenerationSkill = defineSkill({
     const sandbox = ctx.sandbox;
     const missing = sandbox ? await missingRuntime(ctx, sandbox, setup.runtime) : 'no sandbox was given';
     if (!sandbox || missing) {
-      const written = await skillStage(ctx, 'write', `${language}, not executed`, async () =>
-        parse(await ctx.generate(prompt, { system: WRITER(setup) })),
+      const written = await skillStage(
+        ctx,
+        { name: 'write', detail: `${language}, not executed` },
+        async () => parse(await ctx.generate(prompt, { system: WRITER(setup) })),
       );
       const base = { task, language, ...written, files: [], executed: false, passed: false };
       return { ...base, attempts: 1, testOutput: null, note: `Not executed: ${missing}` };
     }
     const dir = invocationDir(ctx, 'code');
     const files = [`${dir}/${setup.solution}`, `${dir}/${setup.tests}`];
+    const bench: TestBench = { sandbox, dir, setup, timeoutMs };
     const outcome = await writeRunRepair(ctx, {
       attempts,
       system: WRITER(setup),
       prompt,
       parse,
-      run: (written) => runTests(ctx, sandbox, dir, setup, written, timeoutMs),
+      run: (written) => runTests(ctx, bench, written),
       repairPrompt: (written, result) =>
         `${prompt}\n\nYour solution:\n\`\`\`${setup.fence}\n${written.code}\n\`\`\`\nYour tests:\n\`\`\`${setup.fence}\n${written.tests}\n\`\`\`\nfailed:\n${failureOf(result)}\n\nFix them and reply with both blocks again.`,
     });
@@ -142,14 +145,19 @@ async function missingRuntime(
   return probe.exitCode === 0 ? undefined : `${runtime} is not available in the sandbox`;
 }
 
-async function runTests(
-  ctx: SkillContext,
-  sandbox: Sandbox,
-  dir: string,
-  setup: LanguageSetup,
-  written: Written,
-  timeoutMs: number,
-): Promise<ExecResult> {
+/** Where and how one invocation's tests run; the same for every repair attempt. */
+interface TestBench {
+  sandbox: Sandbox;
+  /** The invocation's directory in the workspace, where the files are written and run. */
+  dir: string;
+  setup: LanguageSetup;
+  /** Deadline of one test run. */
+  timeoutMs: number;
+}
+
+/** Writes one attempt's files and runs its tests (or the solution, when it has none). */
+async function runTests(ctx: SkillContext, bench: TestBench, written: Written): Promise<ExecResult> {
+  const { sandbox, dir, setup, timeoutMs } = bench;
   await sandbox.writeFile(`${dir}/${setup.solution}`, written.code);
   if (written.tests) await sandbox.writeFile(`${dir}/${setup.tests}`, written.tests);
   const entry = written.tests ? setup.tests : setup.solution;

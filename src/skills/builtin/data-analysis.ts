@@ -96,19 +96,18 @@ export const dataAnalysisSkill = defineSkill({
     const charts = `${dir}/charts`;
     const { data, preview, libraries } = await skillStage(
       ctx,
-      'inspect',
-      file ?? 'the first data file',
+      { name: 'inspect', detail: file ?? 'the first data file' },
       async () => {
         const data = file === undefined ? await findDataFile(ctx, sandbox) : workspacePath(ctx, file);
         await sandbox.writeFile(`${dir}/tandem_data.py`, DATA_HELPER_PY);
-        return { data, ...(await inspect(ctx, sandbox, dir, data)) };
+        return { data, ...(await inspect(ctx, dir, data)) };
       },
     );
     const available = Object.entries(libraries)
       .map(([name, present]) => `${name}: ${present ? 'available' : 'not installed'}`)
       .join(', ');
     const context = `Question: ${query}\nData file: ${data}\nPython packages: ${available}\n\nPreview:\n${preview}`;
-    const plan = await skillStage(ctx, 'plan', '', () => ctx.generate(context, { system: PLANNER }));
+    const plan = await skillStage(ctx, { name: 'plan' }, () => ctx.generate(context, { system: PLANNER }));
     const ran = await writeRunRepair(ctx, {
       attempts,
       system: CODER,
@@ -133,7 +132,7 @@ export const dataAnalysisSkill = defineSkill({
       const image = await inlineImage(sandbox, artifact);
       if (image) images.push(image);
     }
-    const summary = await skillStage(ctx, 'summarize', '', () =>
+    const summary = await skillStage(ctx, { name: 'summarize' }, () =>
       ctx.generate(
         `Question: ${query}\n\nScript output:\n${tail(ran.result.stdout, 4000)}\n\nResults: ${JSON.stringify(results)}\nCharts: ${artifacts.map((a) => a.path).join(', ') || 'none'}`,
         { system: SUMMARISER, stream: true },
@@ -178,10 +177,10 @@ describe(${JSON.stringify(file)})`;
 /** Which packages the sandbox's Python has, and the `describe` preview of the data. */
 async function inspect(
   ctx: SkillContext,
-  sandbox: Sandbox,
   dir: string,
   file: string,
 ): Promise<{ preview: string; libraries: { pandas: boolean; matplotlib: boolean } }> {
+  const sandbox = requireSandbox(ctx);
   await sandbox.writeFile(`${dir}/inspect.py`, inspectScript(file));
   const result = await sandbox.exec(`python3 ${dir}/inspect.py`, { timeoutMs: 30_000, signal: ctx.signal });
   if (result.exitCode === 127) {

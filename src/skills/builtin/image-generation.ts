@@ -62,8 +62,10 @@ export function imageGenerationSkill(options: ImageGenerationOptions) {
     async run({ prompt, n, size, quality, dir }, ctx) {
       const sandbox = requireSandbox(ctx);
       const target = dir === undefined ? invocationDir(ctx, 'images') : workspacePath(ctx, dir);
-      const response = await skillStage(ctx, 'generate', `${n} image(s) on ${options.model.id}`, () =>
-        options.model.generate({ prompt, n, size, quality }, { signal: ctx.signal }),
+      const response = await skillStage(
+        ctx,
+        { name: 'generate', detail: `${n} image(s) on ${options.model.id}` },
+        () => options.model.generate({ prompt, n, size, quality }, { signal: ctx.signal }),
       );
       if (response.usage) {
         ctx.emit.emit('usage', {
@@ -72,7 +74,7 @@ export function imageGenerationSkill(options: ImageGenerationOptions) {
           total: { ...response.usage },
         });
       }
-      return skillStage(ctx, 'save', target, async () => {
+      return skillStage(ctx, { name: 'save', detail: target }, async () => {
         const artifacts = [];
         const images = [];
         for (const [i, image] of response.images.entries()) {

@@ -59,10 +59,12 @@ export async function writeRunRepair<C>(
   let prompt = options.prompt;
   for (let attempt = 1; ; attempt++) {
     const name = attempt === 1 ? 'write' : 'repair';
-    const code = await skillStage(ctx, name, `attempt ${attempt}`, async () =>
+    const code = await skillStage(ctx, { name: name, detail: `attempt ${attempt}` }, async () =>
       options.parse(await ctx.generate(prompt, { system: options.system })),
     );
-    const result = await skillStage(ctx, 'execute', `attempt ${attempt}`, () => options.run(code, attempt));
+    const result = await skillStage(ctx, { name: 'execute', detail: `attempt ${attempt}` }, () =>
+      options.run(code, attempt),
+    );
     const ok = succeeded(result);
     if (ok || attempt >= options.attempts) return { code, result, attempts: attempt, ok };
     prompt = options.repairPrompt(code, result);

@@ -64,12 +64,16 @@ export function slideGenerationSkill(options: SlideGenerationOptions = {}) {
       const notes =
         findings ??
         (research
-          ? await skillStage(ctx, 'research', researchId, () => researchFindings(ctx, researchId, topic))
+          ? await skillStage(ctx, { name: 'research', detail: researchId }, () =>
+              researchFindings(ctx, researchId, topic),
+            )
           : undefined);
-      const outline = await skillStage(ctx, 'outline', `${slides} slide(s)`, () =>
-        outlineOf(ctx, topic, slides, notes),
+      const outline = await skillStage(ctx, { name: 'outline', detail: `${slides} slide(s)` }, () =>
+        outlineOf(ctx, { topic, slides, findings: notes }),
       );
-      const bytes = await skillStage(ctx, 'render', target, () => renderDeck(outline, load, ctx.skillId));
+      const bytes = await skillStage(ctx, { name: 'render', detail: target }, () =>
+        renderDeck(outline, load, { skillId: ctx.skillId }),
+      );
       await sandbox.writeFile(target, bytes);
       const artifact = { path: target, mediaType: mediaTypeOf(target), size: bytes.length };
       return { topic, file: target, slideCount: outline.slides.length + 1, outline, artifact };
@@ -85,13 +89,18 @@ async function researchFindings(ctx: SkillContext, skill: string, topic: string)
   return out.synthesis || out.report || '';
 }
 
+/** What one outline is asked for. */
+interface OutlineRequest {
+  topic: string;
+  /** Content slides wanted; extra ones in the reply are dropped. */
+  slides: number;
+  /** Research findings to build on, when there are any. */
+  findings?: string;
+}
+
 /** The model's outline; one re-ask with the problems when the first reply is unusable. */
-async function outlineOf(
-  ctx: SkillContext,
-  topic: string,
-  slides: number,
-  findings?: string,
-): Promise<Outline> {
+async function outlineOf(ctx: SkillContext, request: OutlineRequest): Promise<Outline> {
+  const { topic, slides, findings } = request;
   const base = `Topic: ${topic}${findings ? `\n\nResearch findings to build on:\n${findings.slice(0, 6000)}` : ''}`;
   let prompt = base;
   let problem = '';

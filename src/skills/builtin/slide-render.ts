@@ -65,6 +65,14 @@ function isModuleNotFound(error: unknown): boolean {
   );
 }
 
+/** Who a deck is rendered for. */
+export interface DeckOptions {
+  /** The skill rendering it, named in the error when the package is missing. */
+  skillId: string;
+  /** The deck's author metadata; default `tandem`. */
+  author?: string;
+}
+
 /**
  * The `.pptx` bytes of `outline`.
  * @throws BuiltinSkillError `missing_dependency` naming `pptxgenjs` when it is not installed.
@@ -72,9 +80,9 @@ function isModuleNotFound(error: unknown): boolean {
 export async function renderDeck(
   outline: Outline,
   load: PptxLoader,
-  skillId: string,
-  author = 'tandem',
+  deckOptions: DeckOptions,
 ): Promise<Uint8Array> {
+  const { skillId, author = 'tandem' } = deckOptions;
   let Presentation: new () => PptxPresentation;
   try {
     Presentation = await load();

@@ -41,7 +41,7 @@ export const taskPlanningSkill = defineSkill({
     const planner = new Planner({ model: ctx.invoker.model, invoker: ctx.invoker, runtime: ctx.runtime });
     const names = tools ?? ctx.tools.names();
     const hints = names.map((name) => ({ name, description: ctx.tools.get(name)?.description }));
-    const plan = await skillStage(ctx, 'plan', '', () =>
+    const plan = await skillStage(ctx, { name: 'plan' }, () =>
       planner.createPlan(task, context, { signal: ctx.signal, emit: ctx.emit, tools: hints }),
     );
     return { task, plan, stepCount: plan.steps.length };

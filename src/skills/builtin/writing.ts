@@ -56,17 +56,19 @@ export const writingSkill = defineSkill({
     const request = [task, tone && `Tone: ${tone}`, material && `Supporting material:\n${material}`]
       .filter(Boolean)
       .join('\n\n');
-    const analysis = await skillStage(ctx, 'analyze', '', () => ctx.generate(request, { system: ANALYST }));
-    const outline = await skillStage(ctx, 'outline', '', () =>
+    const analysis = await skillStage(ctx, { name: 'analyze' }, () =>
+      ctx.generate(request, { system: ANALYST }),
+    );
+    const outline = await skillStage(ctx, { name: 'outline' }, () =>
       ctx.generate(`${request}\n\nAnalysis:\n${analysis}`, { system: OUTLINER }),
     );
-    const draft = await skillStage(ctx, 'write', '', () =>
+    const draft = await skillStage(ctx, { name: 'write' }, () =>
       ctx.generate(`${request}\n\nAnalysis:\n${analysis}\n\nOutline:\n${outline}`, {
         system: WRITER,
         stream: true,
       }),
     );
-    const content = await skillStage(ctx, 'finalize', '', () =>
+    const content = await skillStage(ctx, { name: 'finalize' }, () =>
       ctx.generate(`Request:\n${task}\n\nDraft:\n${draft}`, { system: EDITOR, stream: true }),
     );
     return { task, analysis, outline, draft, content };

@@ -37,13 +37,17 @@ export const researchOutputSchema: LazySchema<ResearchOutput> = lazySchema(
   (z) => researchZod.with(z).researchOutput,
 );
 
+/** What a `stage` event pair reports about the step it wraps. */
+export interface SkillStage {
+  /** The step's name, e.g. `search`. */
+  name: string;
+  /** Shown with the `running` event; default `''`. */
+  detail?: string;
+}
+
 /** Runs `fn` inside a `stage` event pair (closed as failed when it throws). */
-export async function skillStage<T>(
-  ctx: SkillContext,
-  name: string,
-  detail: string,
-  fn: () => Promise<T>,
-): Promise<T> {
+export async function skillStage<T>(ctx: SkillContext, stage: SkillStage, fn: () => Promise<T>): Promise<T> {
+  const { name, detail = '' } = stage;
   ctx.emit.emit('stage', { name, status: 'running', detail });
   try {
     const result = await fn();
@@ -66,13 +70,12 @@ export const researchSkill = defineSkill({
   parameters: researchParamsSchema,
   output: researchOutputSchema,
   async run(params, ctx) {
-    const plan = await skillStage(ctx, 'config', `${params.depth} research`, () =>
+    const plan = await skillStage(ctx, { name: 'config', detail: `${params.depth} research` }, () =>
       ctx.invokeSkill<ResearchPlan>('research.configure', params),
     );
     const found = await skillStage(
       ctx,
-      'search',
-      `up to ${plan.rounds} round(s) of ${plan.queriesPerRound} queries`,
+      { name: 'search', detail: `up to ${plan.rounds} round(s) of ${plan.queriesPerRound} queries` },
       () => ctx.invokeSkill<SearchOutput>('research.search', plan),
     );
     const base = { query: plan.query, depth: plan.depth, scenario: plan.scenario, queries: found.queries };
@@ -81,13 +84,15 @@ export const researchSkill = defineSkill({
       return { ...base, report, citations: [], invalidCitations: [], sources: [], synthesis: '' };
     }
     const step = { query: plan.query, guidance: plan.guidance, sources: found.sources };
-    const { analysis } = await skillStage(ctx, 'analyze', `${found.sources.length} source(s)`, () =>
-      ctx.invokeSkill<{ analysis: string }>('research.analyze', step),
+    const { analysis } = await skillStage(
+      ctx,
+      { name: 'analyze', detail: `${found.sources.length} source(s)` },
+      () => ctx.invokeSkill<{ analysis: string }>('research.analyze', step),
     );
-    const { synthesis } = await skillStage(ctx, 'synthesize', '', () =>
+    const { synthesis } = await skillStage(ctx, { name: 'synthesize' }, () =>
       ctx.invokeSkill<{ synthesis: string }>('research.synthesize', { ...step, analysis }),
     );
-    const written = await skillStage(ctx, 'write', '', () =>
+    const written = await skillStage(ctx, { name: 'write' }, () =>
       ctx.invokeSkill<CitedReport>('research.report', { ...step, synthesis }),
     );
     return { ...base, ...written, sources: found.sources, synthesis };

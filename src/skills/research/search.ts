@@ -64,7 +64,7 @@ export function searchSkill(search: ResearchSearch, concurrency = 1) {
       const queries: string[] = [];
       const failedQueries: { query: string; error: string }[] = [];
       for (let round = 1; round <= plan.rounds && !sources.full; round++) {
-        const planned = await planQueries(ctx, plan, round, sources);
+        const planned = await planQueries(ctx, plan, { round, sources });
         const fresh = planned.filter((q) => !done.has(q.toLowerCase())).slice(0, plan.queriesPerRound);
         if (fresh.length === 0) break;
         for (const query of fresh) {
@@ -98,13 +98,21 @@ export function searchSkill(search: ResearchSearch, concurrency = 1) {
   });
 }
 
+/** Where the search loop stands when a round's queries are planned. */
+interface SearchProgress {
+  /** The round about to run, from 1. */
+  round: number;
+  /** The sources found in the rounds before it. */
+  sources: SourceList;
+}
+
 /** The model's queries for a round; the question itself when round 1 gets no usable reply. */
 async function planQueries(
   ctx: SkillContext,
   plan: ResearchPlan,
-  round: number,
-  sources: SourceList,
+  progress: SearchProgress,
 ): Promise<string[]> {
+  const { round, sources } = progress;
   const found = sources.size > 0 ? `\n\nSources found so far:\n${formatSources(sources.list(), 120)}` : '';
   const ask =
     round === 1

@@ -54,7 +54,9 @@ function renderInterrupt(interrupt: PendingInterrupt, ctx: RenderContext): HTMLE
       risk ? h('span', { class: `tv-badge tv-risk-${risk}` }, `risk: ${risk}`) : null,
     ),
     interrupt.message ? h('p', null, interrupt.message) : null,
-    interrupt.args !== undefined ? longText(`ask:${interrupt.id}`, pretty(interrupt.args), 1_500, ctx) : null,
+    interrupt.args !== undefined
+      ? longText({ key: `ask:${interrupt.id}`, text: pretty(interrupt.args), limit: 1_500 }, ctx)
+      : null,
     h(
       'p',
       { class: 'tv-muted' },

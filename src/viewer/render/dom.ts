@@ -53,14 +53,16 @@ export function replace(parent: Element, ...children: Child[]): void {
   append(parent, children);
 }
 
+/** What a {@link details} shows: its `key` in the open set, its summary, and its body, built only once opened. */
+export interface Disclosure {
+  key: string;
+  summary: Child;
+  body: () => Child;
+}
+
 /** A `<details>` whose open state survives re-renders: `open` holds the keys of the open ones. */
-export function details(
-  key: string,
-  open: Set<string>,
-  summary: Child,
-  body: () => Child,
-  props: Props = {},
-): HTMLDetailsElement {
+export function details(open: Set<string>, disclosure: Disclosure, props: Props = {}): HTMLDetailsElement {
+  const { key, summary, body } = disclosure;
   const el = h(
     'details',
     { ...props, attrs: { ...props.attrs, open: open.has(key) } },

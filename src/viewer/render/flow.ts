@@ -17,77 +17,85 @@ export function renderFlow(progress: RunProgress): HTMLElement {
     list(
       'Stages',
       progress.stages.map((s) =>
-        item(
-          `tv-status-${s.status}`,
-          `${s.agent ? `${s.agent} · ` : ''}${s.name}`,
-          s.status === 'running'
-            ? 'running'
-            : `${s.status} · ${duration((s.endedAt ?? s.startedAt) - s.startedAt)}`,
-          s.detail,
-        ),
+        item({
+          tone: `tv-status-${s.status}`,
+          what: `${s.agent ? `${s.agent} · ` : ''}${s.name}`,
+          state:
+            s.status === 'running'
+              ? 'running'
+              : `${s.status} · ${duration((s.endedAt ?? s.startedAt) - s.startedAt)}`,
+          detail: s.detail,
+        }),
       ),
     ),
     routing
       ? list('Routing', [
-          item(
-            routing.lowConfidence ? 'tv-warn' : '',
-            `→ ${routing.agent}`,
-            `${routing.method} · confidence ${routing.confidence.toFixed(2)}${routing.complexity ? ` · ${routing.complexity}` : ''}`,
-            routing.message ?? routing.reason,
-          ),
+          item({
+            tone: routing.lowConfidence ? 'tv-warn' : '',
+            what: `→ ${routing.agent}`,
+            state: `${routing.method} · confidence ${routing.confidence.toFixed(2)}${routing.complexity ? ` · ${routing.complexity}` : ''}`,
+            detail: routing.message ?? routing.reason,
+          }),
         ])
       : null,
     list(
       'Handoffs',
       handoffs.map((x) =>
-        item(
-          x.accepted ? '' : 'tv-warn',
-          `${x.from} → ${x.to}`,
-          x.accepted ? 'accepted' : 'refused',
-          x.reason ?? x.task,
-        ),
+        item({
+          tone: x.accepted ? '' : 'tv-warn',
+          what: `${x.from} → ${x.to}`,
+          state: x.accepted ? 'accepted' : 'refused',
+          detail: x.reason ?? x.task,
+        }),
       ),
     ),
     list(
       'Guardrails',
       guardrails.map((g) =>
-        item(
-          g.blocked ? 'tv-bad' : 'tv-warn',
-          `${g.stage} · ${g.rule}`,
-          g.blocked ? 'blocked' : g.action,
-          g.reason,
-        ),
+        item({
+          tone: g.blocked ? 'tv-bad' : 'tv-warn',
+          what: `${g.stage} · ${g.rule}`,
+          state: g.blocked ? 'blocked' : g.action,
+          detail: g.reason,
+        }),
       ),
     ),
     list(
       'Retries',
       retries.map((r) =>
-        item(
-          'tv-warn',
-          `${r.model} · attempt ${r.attempt}`,
-          `after ${duration(r.delayMs)}`,
-          `${r.error.kind}: ${r.error.message}`,
-        ),
+        item({
+          tone: 'tv-warn',
+          what: `${r.model} · attempt ${r.attempt}`,
+          state: `after ${duration(r.delayMs)}`,
+          detail: `${r.error.kind}: ${r.error.message}`,
+        }),
       ),
     ),
     list(
       'Fallbacks',
-      fallbacks.map((f) => item('tv-warn', `${f.from} → ${f.to}`, f.error.kind, f.error.message)),
+      fallbacks.map((f) =>
+        item({ tone: 'tv-warn', what: `${f.from} → ${f.to}`, state: f.error.kind, detail: f.error.message }),
+      ),
     ),
     list(
       'Compressions',
       compressions.map((c) =>
-        item('', c.method, `${count(c.tokensBefore)} → ${count(c.tokensAfter)} tokens`, c.reason),
+        item({
+          tone: '',
+          what: c.method,
+          state: `${count(c.tokensBefore)} → ${count(c.tokensAfter)} tokens`,
+          detail: c.reason,
+        }),
       ),
     ),
     budget
       ? list('Budget', [
-          item(
-            budget.action === 'stop' ? 'tv-bad' : 'tv-warn',
-            budget.resource,
-            `${Math.round(budget.pressure * 100)}% used`,
-            `${count(budget.used)} of ${count(budget.limit)}${budget.action === 'stop' ? ' — the run was stopped' : ''}`,
-          ),
+          item({
+            tone: budget.action === 'stop' ? 'tv-bad' : 'tv-warn',
+            what: budget.resource,
+            state: `${Math.round(budget.pressure * 100)}% used`,
+            detail: `${count(budget.used)} of ${count(budget.limit)}${budget.action === 'stop' ? ' — the run was stopped' : ''}`,
+          }),
         ])
       : null,
   );
@@ -103,7 +111,15 @@ function list(title: string, items: HTMLElement[]): HTMLElement | null {
   );
 }
 
-function item(tone: string, what: string, state: string, detail?: string): HTMLElement {
+/** One row of a flow list: its tone class, what happened, its state, and an optional detail line. */
+interface FlowItem {
+  tone: string;
+  what: string;
+  state: string;
+  detail?: string | undefined;
+}
+
+function item({ tone, what, state, detail }: FlowItem): HTMLElement {
   return h(
     'li',
     { class: tone },

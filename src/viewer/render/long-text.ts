@@ -7,18 +7,23 @@ import type { RenderContext } from './context.js';
 import { h } from './dom.js';
 import { count } from './format.js';
 
+/** The text a {@link longText} shows, and how it is cut. */
+export interface LongTextSpec {
+  /** Its key in `ctx.expanded` (whether it is shown whole survives re-renders). */
+  key: string;
+  text: string;
+  /** Characters shown before "Show all". */
+  limit: number;
+  /** The length of the original when `text` is already a clipped copy (the note says how much was not kept). Default `text.length`. */
+  total?: number | undefined;
+}
+
 /**
  * A `<pre>` with the first `limit` characters of `text` and, when that cut
- * it, a button to show all of it. `total` is the length of the original when
- * `text` is already a clipped copy (the note says how much was not kept).
+ * it, a button to show all of it.
  */
-export function longText(
-  key: string,
-  text: string,
-  limit: number,
-  ctx: RenderContext,
-  total = text.length,
-): HTMLElement {
+export function longText(spec: LongTextSpec, ctx: RenderContext): HTMLElement {
+  const { key, text, limit, total = text.length } = spec;
   const pre = h('pre', { class: 'tv-pre' });
   const lost = total - text.length;
   const note =

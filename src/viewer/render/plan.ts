@@ -83,7 +83,7 @@ function renderStep(step: StepProgress, ctx: RenderContext): HTMLElement {
           `${step.status === 'completed' ? 'Recovered from: ' : ''}${step.error.message}`,
         )
       : null,
-    step.output ? longText(`step:${step.id}`, step.output, 280, ctx) : null,
+    step.output ? longText({ key: `step:${step.id}`, text: step.output, limit: 280 }, ctx) : null,
   );
 }
 

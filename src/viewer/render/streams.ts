@@ -24,11 +24,19 @@ export function renderStreams(
     'section',
     { class: 'tv-card tv-streams' },
     h('h2', null, 'Model output'),
-    keys.map((key) => renderStream(key, progress.streams[key]!, key === live, ctx)),
+    keys.map((key) => renderStream({ key, stream: progress.streams[key]!, live: key === live }, ctx)),
   );
 }
 
-function renderStream(key: string, stream: TextStream, live: boolean, ctx: RenderContext): HTMLElement {
+/** One stream to draw: its key in `progress.streams`, the stream, and whether it is receiving deltas. */
+interface StreamBlock {
+  key: string;
+  stream: TextStream;
+  live: boolean;
+}
+
+function renderStream(block: StreamBlock, ctx: RenderContext): HTMLElement {
+  const { key, stream, live } = block;
   const who = [stream.agent ?? 'run', stream.stepId ? `step ${stream.stepId}` : '']
     .filter(Boolean)
     .join(' · ');
@@ -37,12 +45,11 @@ function renderStream(key: string, stream: TextStream, live: boolean, ctx: Rende
     { class: `tv-stream${live ? ' tv-live' : ''}`, attrs: { 'data-stream': key } },
     h('h3', null, who, live ? h('span', { class: 'tv-chip tv-pulse' }, 'streaming') : null),
     stream.reasoning
-      ? details(
-          `reasoning:${key}`,
-          ctx.open,
-          `Reasoning (${count(stream.reasoning.length)} characters)`,
-          () => h('pre', { class: 'tv-pre tv-reasoning' }, tail(stream.reasoning)),
-        )
+      ? details(ctx.open, {
+          key: `reasoning:${key}`,
+          summary: `Reasoning (${count(stream.reasoning.length)} characters)`,
+          body: () => h('pre', { class: 'tv-pre tv-reasoning' }, tail(stream.reasoning)),
+        })
       : null,
     stream.text ? h('pre', { class: 'tv-pre tv-text' }, tail(stream.text)) : null,
     stream.droppedChars > 0

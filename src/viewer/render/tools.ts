@@ -44,22 +44,24 @@ function renderTool(tool: ToolActivity, ctx: RenderContext): HTMLElement {
     tool.stepId ? h('span', { class: 'tv-chip' }, tool.stepId) : null,
     h('span', { class: 'tv-time' }, tool.status === 'running' ? 'running' : duration(tool.durationMs)),
   ];
+  const body = () => [
+    h('h3', null, 'Arguments'),
+    longText({ key: `args:${tool.id}`, text: pretty(tool.args ?? {}), limit: 2_000 }, ctx),
+    tool.terminal ? renderTerminal(tool.terminal) : null,
+    tool.output === undefined
+      ? h('p', { class: 'tv-empty' }, 'Waiting for the result…')
+      : [
+          h('h3', null, tool.isError ? 'Error' : 'Output'),
+          longText(
+            { key: `out:${tool.id}`, text: tool.output, limit: OUTPUT_PREVIEW, total: tool.outputChars },
+            ctx,
+          ),
+          tool.truncated ? h('p', { class: 'tv-note' }, 'The model saw a truncated output.') : null,
+        ],
+  ];
   return details(
-    `tool:${tool.id}`,
     ctx.open,
-    summary,
-    () => [
-      h('h3', null, 'Arguments'),
-      longText(`args:${tool.id}`, pretty(tool.args ?? {}), 2_000, ctx),
-      tool.terminal ? renderTerminal(tool.terminal) : null,
-      tool.output === undefined
-        ? h('p', { class: 'tv-empty' }, 'Waiting for the result…')
-        : [
-            h('h3', null, tool.isError ? 'Error' : 'Output'),
-            longText(`out:${tool.id}`, tool.output, OUTPUT_PREVIEW, ctx, tool.outputChars),
-            tool.truncated ? h('p', { class: 'tv-note' }, 'The model saw a truncated output.') : null,
-          ],
-    ],
+    { key: `tool:${tool.id}`, summary, body },
     { class: `tv-row tv-tool tv-tool-${tool.status}`, attrs: { 'data-tool': tool.name } },
   );
 }

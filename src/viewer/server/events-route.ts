@@ -14,13 +14,13 @@ import type { RunLog } from './run-log.js';
 
 const encoder = new TextEncoder();
 
-/** The SSE response for `log`, from the event after the client's last one. */
+/** The SSE response for `log`, from the event after the client's last one (its header or the request URL's `?after=`). */
 export function eventsResponse(
   request: Request,
-  url: URL,
   log: RunLog,
   options: { clock: Clock; retryMs: number; heartbeatMs: number },
 ): Response {
+  const url = new URL(request.url);
   const after = Math.max(seqOf(request.headers.get('last-event-id')), seqOf(url.searchParams.get('after')));
   const events = toSSE(log.after(after), {
     signal: request.signal,

@@ -81,14 +81,15 @@ export function json(body: unknown, status = 200, extra: Record<string, string> 
 }
 
 /** A JSON error response: `{ error: { kind, message } }`. */
-export function fail(
-  status: number,
-  kind: string,
-  message: string,
-  extra?: Record<string, string>,
-): Response {
+export function fail(status: number, kind: string, message: string): Response {
   const body: ErrorBody = { error: { kind, message } };
-  return json(body, status, extra);
+  return json(body, status);
+}
+
+/** The 405 error response for a route that only answers `allowed`, with its `Allow` header. */
+export function methodNotAllowed(allowed: string): Response {
+  const body: ErrorBody = { error: { kind: 'method_not_allowed', message: `Use ${allowed}` } };
+  return json(body, 405, { allow: allowed });
 }
 
 function escapeHtml(text: string): string {

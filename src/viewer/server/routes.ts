@@ -7,7 +7,7 @@ import type { Clock } from '../../core/seams.js';
 import { answerInterrupt } from './answer.js';
 import type { ViewerAssets } from './assets.js';
 import { eventsResponse } from './events-route.js';
-import { FAVICON_SVG, fail, headers, json, pageResponse } from './html.js';
+import { FAVICON_SVG, fail, headers, json, methodNotAllowed, pageResponse } from './html.js';
 import { detailsOf, type RunRegistry } from './runs.js';
 
 /** What the routes need, resolved from the handler's options. */
@@ -37,15 +37,15 @@ export function requestHandler(r: RouteContext): (request: Request) => Promise<R
     if (!segments) return fail(400, 'bad_request', 'Malformed path');
     const runId = segments[0] === 'api' && segments[1] === 'runs' ? segments[2] : undefined;
     if (r.authorize && !(await r.authorize(request, runId))) return fail(403, 'forbidden', 'Not allowed');
-    return route(request, url, segments, r);
+    return route(request, segments, r);
   };
 }
 
-async function route(request: Request, url: URL, segments: string[], r: RouteContext): Promise<Response> {
+async function route(request: Request, segments: string[], r: RouteContext): Promise<Response> {
   const [first, second, runId, part, interruptId, ...rest] = segments;
   const method = request.method.toUpperCase();
   const only = (allowed: string, respond: () => Response | Promise<Response>) =>
-    method === allowed ? respond() : fail(405, 'method_not_allowed', `Use ${allowed}`, { allow: allowed });
+    method === allowed ? respond() : methodNotAllowed(allowed);
 
   if (segments.length === 0 || (segments.length === 1 && first === 'index.html')) {
     return only('GET', () => pageResponse(r.base, r.title));
@@ -67,7 +67,7 @@ async function route(request: Request, url: URL, segments: string[], r: RouteCon
   if (part === 'events' && interruptId === undefined) {
     return only('GET', () =>
       entry.log
-        ? eventsResponse(request, url, entry.log, r)
+        ? eventsResponse(request, entry.log, r)
         : fail(404, 'no_events', 'This run is a saved state: GET its state instead'),
     );
   }
