@@ -65,6 +65,18 @@ describe('Executor output schema', () => {
     expect(result.object).toEqual({ ok: true });
   });
 
+  it('keeps a per-run schema to its run: plain runs of the same executor, before and after, send no format', async () => {
+    const model = new ScriptedModel(
+      [{ text: 'plain' }, { text: JSON.stringify(PARIS) }, { text: 'plain again' }],
+      { info: { structuredOutput: 'json_schema' } },
+    );
+    const exec = new Executor({ model, instructions: 'Answer.', runtime: testRuntime() });
+    expect((await exec.run('one').result).output).toBe('plain');
+    expect((await exec.run('two', { output: city }).result).object).toEqual(PARIS);
+    expect((await exec.run('three').result).output).toBe('plain again');
+    expect(model.requests.map((r) => r.responseFormat?.type)).toEqual([undefined, 'json', undefined]);
+  });
+
   it('sends the schema as the response format of every turn when tools and a format go together', async () => {
     const { model, exec } = executor(
       [{ toolCalls: [{ name: 'add', args: { a: 2_000_000, b: 100_000 } }] }, { text: JSON.stringify(PARIS) }],
