@@ -174,6 +174,19 @@ export class Run<T> implements AsyncIterable<TandemEvent> {
   }
 }
 
+/** The `complete` event of a run's result: its output, status, usage and typed error. */
+export function completePayload(
+  result: Omit<EventPayloads['complete'], 'error'> & { error?: TandemError },
+): EventPayloads['complete'] {
+  const payload: EventPayloads['complete'] = {
+    output: result.output,
+    status: result.status,
+    usage: result.usage,
+  };
+  if (result.error) payload.error = { kind: result.error.kind, message: result.error.message };
+  return payload;
+}
+
 /** Any thrown value as a {@link TandemError}: aborts become {@link AbortError}, the rest `internal`. */
 export function toTandemError(error: unknown, signal?: AbortSignal): TandemError {
   if (error instanceof TandemError) return error;

@@ -8,7 +8,7 @@
 import type { EventBus } from '../../core/event-bus.js';
 import type { Emitter, EventPayloads } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
-import type { RunInit } from '../../core/run.js';
+import { completePayload, type RunInit } from '../../core/run.js';
 import type { BudgetCheck } from '../../core/run-budget.js';
 import type { RunIds } from '../../core/run-input.js';
 import type { Clock } from '../../core/seams.js';
@@ -19,7 +19,7 @@ import type { LongTermMemory } from '../../state/long-term-memory.js';
 import { pausedExecution } from './approvals.js';
 import { aroundExecution } from './memory-run.js';
 import type { ExecuteOptions, ExecutorResult } from './options.js';
-import { completePayload, startedPayload } from './run-events.js';
+import { startedPayload } from './run-events.js';
 import { executeOnSession, type SessionExecuteOptions, type SessionRunOptions } from './session-run.js';
 
 /**

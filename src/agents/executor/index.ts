@@ -13,7 +13,7 @@ export * from './options.js';
 export * from './reflection.js';
 export * from './repetition.js';
 export { type SessionRunOptions, withSessionIds } from './session-run.js';
-export { mergeExecutorOptions, rejectMovedOptions } from './settings.js';
+export { MOVED_ON_BOTH, mergeExecutorOptions, rejectMovedOptions } from './settings.js';
 export {
   FORMAT_ANSWER_PROMPT,
   formatAnswer,

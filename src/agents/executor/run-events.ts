@@ -1,22 +1,11 @@
 /**
- * The events an Executor run opens and closes with: `run_started` (the
- * request's text and ids) and `complete`, and the tags of an agent's events.
+ * The event an Executor run opens with, `run_started` (the request's text
+ * and ids), and the tags of an agent's events.
  * @module
  */
 import type { EventPayloads, EventTags } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { contentText, type RunIds } from '../../core/run-input.js';
-import type { ExecutorResult } from './options.js';
-
-export function completePayload(result: ExecutorResult): EventPayloads['complete'] {
-  const payload: EventPayloads['complete'] = {
-    output: result.output,
-    status: result.status,
-    usage: result.usage,
-  };
-  if (result.error) payload.error = { kind: result.error.kind, message: result.error.message };
-  return payload;
-}
 
 export function tagsOf(agent: string, stepId: string | undefined): EventTags {
   return stepId === undefined ? { agent } : { agent, stepId };

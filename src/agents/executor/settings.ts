@@ -43,20 +43,26 @@ export type ExecutorSettings<T = any> = Omit<ExecutorOptions<T>, Grouped> &
     outputFilter?: ToolOutputFilter;
   };
 
-/**
- * Where each option of the flat shape before the groups lives now: a
- * JavaScript caller passing one gets an error naming the new place rather
- * than a silently ignored option.
- */
-const MOVED: Readonly<Record<string, string>> = {
+/** The flat options both classes had, and the group each lives in now. */
+export const MOVED_ON_BOTH: Readonly<Record<string, string>> = {
   temperature: 'modelSettings.temperature',
-  maxOutputTokens: 'modelSettings.maxOutputTokens',
   retry: 'resilience.retry',
   fallbacks: 'resilience.fallbacks',
   invoker: 'resilience.invoker',
   guardrails: 'safety.guardrails',
   approvals: 'safety.approvals',
   gate: 'safety.gate',
+  budget: 'limits.budget',
+};
+
+/**
+ * Where each option of the flat shape before the groups lives now: a
+ * JavaScript caller passing one gets an error naming the new place rather
+ * than a silently ignored option.
+ */
+const MOVED: Readonly<Record<string, string>> = {
+  ...MOVED_ON_BOTH,
+  maxOutputTokens: 'modelSettings.maxOutputTokens',
   deferApprovals: 'safety.pauseOnInterrupt',
   outputFilter: 'safety.guardrails (its tool-output stage)',
   prepareRequest: 'context.prepareRequest',
@@ -64,7 +70,6 @@ const MOVED: Readonly<Record<string, string>> = {
   maxIterations: 'limits.maxIterations',
   tier: 'limits.maxIterations (flash 3, pro 5, max 10)',
   timeoutMs: 'limits.timeoutMs',
-  budget: 'limits.budget',
   toolConcurrency: 'limits.toolConcurrency',
   toolLimiter: 'limits.toolLimiter',
   maxLengthContinuations: 'limits.maxLengthContinuations',

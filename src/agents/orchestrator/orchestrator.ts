@@ -9,7 +9,7 @@ import { ConfigError, isErrorOf } from '../../core/errors.js';
 import { EventBus } from '../../core/event-bus.js';
 import type { EventPayloads } from '../../core/events.js';
 import { type PriceLookup, pricesOption } from '../../core/pricing.js';
-import { Run, type RunInit, toTandemError } from '../../core/run.js';
+import { completePayload, Run, type RunInit, toTandemError } from '../../core/run.js';
 import { BudgetGuard, checkModelPrices, isBudgetStop, RunBudget } from '../../core/run-budget.js';
 import { contentText, type RunInput, splitInput } from '../../core/run-input.js';
 import { type Runtime, resolveRuntime } from '../../core/seams.js';
@@ -291,16 +291,6 @@ export class Orchestrator<T = undefined> {
       return failedResult(recorder, usage, toTandemError(ended, signal));
     }
   }
-}
-
-function completePayload(result: OrchestratorResult): EventPayloads['complete'] {
-  const payload: EventPayloads['complete'] = {
-    output: result.output,
-    status: result.status,
-    usage: result.usage,
-  };
-  if (result.error) payload.error = { kind: result.error.kind, message: result.error.message };
-  return payload;
 }
 
 /** The result of a saved run that had already completed. */

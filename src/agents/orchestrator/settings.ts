@@ -9,7 +9,7 @@ import type { RunBudgetLimits } from '../../core/run-budget.js';
 import type { ResilienceOptions } from '../../model/resilience/invoker-options.js';
 import type { Guardrails } from '../../safety/guardrails/guardrails.js';
 import type { CheckpointStore } from '../../state/checkpoint-store.js';
-import { type ExecutorOptions, rejectMovedOptions } from '../executor/index.js';
+import { type ExecutorOptions, MOVED_ON_BOTH, rejectMovedOptions } from '../executor/index.js';
 import type { PlannerOptions } from '../planner/index.js';
 import type { ClassifyMode, OrchestratorModels, OrchestratorSafetyOptions } from './option-groups.js';
 import type { OrchestratorOptions } from './options.js';
@@ -56,17 +56,10 @@ const MOVED: Readonly<Record<string, string>> = {
   executor: 'models.executor',
   verifier: 'models.verifier',
   finalizer: 'models.finalizer',
-  temperature: 'modelSettings.temperature',
-  retry: 'resilience.retry',
-  fallbacks: 'resilience.fallbacks',
-  invoker: 'resilience.invoker',
-  guardrails: 'safety.guardrails',
-  approvals: 'safety.approvals',
-  gate: 'safety.gate',
+  ...MOVED_ON_BOTH,
   interrupts: 'safety.interrupts',
   pauseOnInterrupt: 'safety.pauseOnInterrupt',
   maxFindingChars: 'context.maxFindingChars',
-  budget: 'limits.budget',
   stepConcurrency: 'limits.stepConcurrency',
   stepTimeoutMs: 'limits.stepTimeoutMs',
   maxReplans: 'limits.maxReplans',

@@ -11,7 +11,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { postJSON, readJSONBody } from '../shared/http.js';
+import { readJSONBody } from '../shared/http.js';
 import { OPENAI_LIMITS } from '../shared/media-limits.js';
 import { readSSE } from '../shared/sse.js';
 import { chatRequestBody } from './chat-request.js';
@@ -19,7 +19,7 @@ import { fromChatCompletion, type ReplyContext } from './chat-response.js';
 import type { OpenAIChatSettings } from './chat-settings.js';
 import { parseChatStream } from './chat-stream.js';
 import type { WireCompletion } from './chat-wire.js';
-import { isLocalURL, isOpenAIHost, type ResolvedOpenAIConfig } from './config.js';
+import { isLocalURL, isOpenAIHost, postOpenAI, type ResolvedOpenAIConfig } from './config.js';
 
 /** Chat Completions model; `generate` uses the non-streaming endpoint, `stream` the SSE one. */
 export class OpenAIChatModel implements ChatModel {
@@ -77,16 +77,6 @@ export class OpenAIChatModel implements ChatModel {
       },
       stream,
     );
-    return postJSON({
-      url: `${this.config.baseURL}/chat/completions`,
-      body,
-      headers: stream ? { ...this.config.headers(), accept: 'text/event-stream' } : this.config.headers(),
-      reauthorize: this.config.reauthorize,
-      signal,
-      fetch: this.config.fetch,
-      timeoutMs: this.config.timeoutMs,
-      provider: this.config.provider,
-      model: this.modelId,
-    });
+    return postOpenAI(this.config, { path: '/chat/completions', body, model: this.modelId, signal, stream });
   }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { apiKeyOf, KeyRefresher } from '../shared/api-key.js';
+import { postJSON } from '../shared/http.js';
 
 /** Options of `createOpenAI`. */
 export interface OpenAIProviderOptions {
@@ -121,4 +122,30 @@ export function resolveOpenAIConfig(options: OpenAIProviderOptions = {}): Resolv
     };
   }
   return config;
+}
+
+/** One POST to an OpenAI-compatible endpoint: its path under the base URL, the body, the model it is for. */
+export interface OpenAIPost {
+  path: string;
+  body: unknown;
+  model: string;
+  signal?: AbortSignal;
+  /** Asks for server-sent events. */
+  stream?: boolean;
+}
+
+/** POSTs under `config`: its headers (key checked, refreshed on a 401), fetch and time limit. */
+export function postOpenAI(config: ResolvedOpenAIConfig, post: OpenAIPost): Promise<Response> {
+  const headers = config.headers();
+  return postJSON({
+    url: `${config.baseURL}${post.path}`,
+    body: post.body,
+    headers: post.stream ? { ...headers, accept: 'text/event-stream' } : headers,
+    reauthorize: config.reauthorize,
+    signal: post.signal,
+    fetch: config.fetch,
+    timeoutMs: config.timeoutMs,
+    provider: config.provider,
+    model: post.model,
+  });
 }

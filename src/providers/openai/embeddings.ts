@@ -7,8 +7,13 @@
 import { ConfigError, ModelError } from '../../core/errors.js';
 import type { EmbeddingModel, EmbeddingResult } from '../../model/embedding.js';
 import type { CallOptions } from '../../model/types.js';
-import { postJSON, readJSONBody } from '../shared/http.js';
-import { type OpenAIProviderOptions, type ResolvedOpenAIConfig, resolveOpenAIConfig } from './config.js';
+import { readJSONBody } from '../shared/http.js';
+import {
+  type OpenAIProviderOptions,
+  postOpenAI,
+  type ResolvedOpenAIConfig,
+  resolveOpenAIConfig,
+} from './config.js';
 
 /** Options of {@link createOpenAIEmbedding}. */
 export interface OpenAIEmbeddingOptions extends OpenAIProviderOptions {
@@ -72,16 +77,11 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
     if (texts.length === 0) return { vectors: [] };
     const body: Record<string, unknown> = { model: this.modelId, input: texts, encoding_format: 'float' };
     if (this.sendDimensions) body.dimensions = this.dimensions;
-    const response = await postJSON({
-      url: `${this.config.baseURL}/embeddings`,
+    const response = await postOpenAI(this.config, {
+      path: '/embeddings',
       body,
-      headers: this.config.headers(),
-      reauthorize: this.config.reauthorize,
-      signal: options.signal,
-      fetch: this.config.fetch,
-      timeoutMs: this.config.timeoutMs,
-      provider: this.config.provider,
       model: this.modelId,
+      signal: options.signal,
     });
     const ctx = { provider: this.config.provider, model: this.modelId };
     const wire = await readJSONBody<WireEmbeddings>(response, options.signal, ctx);

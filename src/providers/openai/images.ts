@@ -13,8 +13,13 @@ import type {
   ImageResponse,
 } from '../../core/image-model.js';
 import { emptyUsage, type Usage } from '../../core/usage.js';
-import { postJSON, readJSONBody } from '../shared/http.js';
-import { type OpenAIProviderOptions, type ResolvedOpenAIConfig, resolveOpenAIConfig } from './config.js';
+import { readJSONBody } from '../shared/http.js';
+import {
+  type OpenAIProviderOptions,
+  postOpenAI,
+  type ResolvedOpenAIConfig,
+  resolveOpenAIConfig,
+} from './config.js';
 
 /** Defaults of every call of an {@link OpenAIImageModel}; a request's own values win. */
 export interface OpenAIImageSettings {
@@ -75,16 +80,11 @@ export class OpenAIImageModel implements ImageModel {
    *   `invalid_response` for a reply without images.
    */
   async generate(request: ImageRequest, options: ImageCallOptions = {}): Promise<ImageResponse> {
-    const response = await postJSON({
-      url: `${this.config.baseURL}/images/generations`,
+    const response = await postOpenAI(this.config, {
+      path: '/images/generations',
       body: this.body(request),
-      headers: this.config.headers(),
-      reauthorize: this.config.reauthorize,
-      signal: options.signal,
-      fetch: this.config.fetch,
-      timeoutMs: this.config.timeoutMs,
-      provider: this.config.provider,
       model: this.modelId,
+      signal: options.signal,
     });
     const wire = await readJSONBody<WireImagesResponse>(response, options.signal, this.ctx);
     return this.parse(wire);

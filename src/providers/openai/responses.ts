@@ -11,10 +11,10 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/types.js';
-import { postJSON, readJSONBody } from '../shared/http.js';
+import { readJSONBody } from '../shared/http.js';
 import { OPENAI_LIMITS } from '../shared/media-limits.js';
 import { readSSE } from '../shared/sse.js';
-import { isOpenAIHost, type ResolvedOpenAIConfig } from './config.js';
+import { isOpenAIHost, postOpenAI, type ResolvedOpenAIConfig } from './config.js';
 import { buildResponsesBody, isReasoningModel, type OpenAIResponsesSettings } from './responses-request.js';
 import { parseResponsesObject } from './responses-response.js';
 import { responsesStreamParts } from './responses-stream.js';
@@ -34,23 +34,18 @@ export function createOpenAIResponsesModel(
   settings: OpenAIResponsesSettings = {},
 ): ChatModel {
   const id = `${config.provider}:${modelId}`;
-  const url = `${config.baseURL.replace(/\/+$/, '')}/responses`;
   const ctx = { provider: config.provider, model: modelId };
   // OpenAI's stated limits; a compatible server's own are not known here.
   const limits = isOpenAIHost(config.baseURL) ? OPENAI_LIMITS : undefined;
   const target = { modelId, settings, provider: config.provider, mediaLimits: limits };
 
   const post = (request: ModelRequest, stream: boolean, signal: AbortSignal | undefined) =>
-    postJSON({
-      url,
+    postOpenAI(config, {
+      path: '/responses',
       body: buildResponsesBody(request, target, stream),
-      headers: stream ? { ...config.headers(), accept: 'text/event-stream' } : config.headers(),
-      reauthorize: config.reauthorize,
-      signal,
-      fetch: config.fetch,
-      timeoutMs: config.timeoutMs,
-      provider: config.provider,
       model: modelId,
+      signal,
+      stream,
     });
 
   return {
