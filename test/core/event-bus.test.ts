@@ -270,6 +270,23 @@ describe('EventBus', () => {
       expect(b.usage.costUsd).toBeCloseTo(19 / 1_000_000, 12);
     });
 
+    it('an iterator started mid-run goes on from where the run is', async () => {
+      const { bus: b } = bus();
+      b.emit('token', { delta: 'unread 1' });
+      b.emit('token', { delta: 'unread 2' });
+      const seen: TandemEvent[] = [];
+      const reading = (async () => {
+        for await (const e of b) seen.push(e);
+      })();
+      b.emit('token', { delta: 'read' });
+      b.emit('complete', complete);
+      await reading;
+      expect(seen.map((e) => [e.type, e.seq])).toEqual([
+        ['token', 3],
+        ['complete', 4],
+      ]);
+    });
+
     it('ends on complete: an iterator started afterwards yields nothing', async () => {
       const { bus: b } = bus();
       b.emit('complete', complete);
